@@ -1,0 +1,43 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// One target per layer; the dependency arrows below are the only imports allowed (see STYLE.md).
+let package = Package(
+    name: "iaa",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "iaa", targets: ["iaa"]),
+        .library(name: "NodeKit", targets: ["NodeKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .target(name: "NodeKit"),
+        // Measurements of rendered audio (RMS, peak, frequency, steps) for tests and render reports.
+        .target(name: "SignalAnalysis"),
+        .target(name: "AudioGraph", dependencies: ["NodeKit", .product(name: "Yams", package: "Yams")]),
+        .target(name: "AudioFiles", dependencies: ["CSndfile"]),
+        .target(name: "Nodes", dependencies: ["NodeKit", "AudioGraph"]),
+        .target(name: "OfflineBackend", dependencies: ["AudioGraph", "AudioFiles"]),
+        .target(name: "JackBackend", dependencies: ["AudioGraph", "CJack"]),
+        .target(name: "Engine", dependencies: ["AudioGraph", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles"]),
+        .executableTarget(name: "iaa", dependencies: [
+            "Engine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "NodeKitTests", dependencies: ["NodeKit"]),
+        // Tests find Tests/Fixtures and graphs/ through #filePath.
+        .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "Nodes"]),
+        .testTarget(name: "NodesTests", dependencies: ["Nodes", "NodeKit", "SignalAnalysis"]),
+        .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis"]),
+        .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles"]),
+        .testTarget(name: "OfflineBackendTests", dependencies: ["OfflineBackend", "Nodes", "AudioGraph", "AudioFiles", "SignalAnalysis"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "AudioFiles", "SignalAnalysis"]),
+        // Runs the built `iaa` against the private JACK server that tools/test starts.
+        .testTarget(name: "JackIntegrationTests", dependencies: ["AudioFiles", "SignalAnalysis"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,138 @@
+/// Reads a ``JSONNode`` tree into a ``GraphDescription``, reporting unknown and missing keys and
+/// wrong JSON types. Meaning (ids, plugins, ports) is the ``Validator``'s job.
+struct DescriptionReader {
+    private(set) var sink: DiagnosticSink
+    private var sourceMap: SourceMap
+
+    init(file: String, root: JSONNode) {
+        var map = SourceMap()
+        Self.record(root, pointer: "", into: &map)
+        sourceMap = map
+        sink = DiagnosticSink(file: file, sourceMap: map)
+    }
+
+    private static func record(_ node: JSONNode, pointer: String, into map: inout SourceMap) {
+        map.record(node, at: pointer)
+        switch node.value {
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                record(element, pointer: JSONPointer.appending(pointer, index), into: &map)
+            }
+        case .object(let members):
+            for member in members {
+                let memberPointer = JSONPointer.appending(pointer, member.key)
+                map.recordKey(member.keyLocation, at: memberPointer)
+                record(member.value, pointer: memberPointer, into: &map)
+            }
+        default:
+            break
+        }
+    }
+
+    /// The description, or nil when the document is not even an object.
+    mutating func read(_ root: JSONNode) -> GraphDescription? {
+        guard let object = object(root, at: "", what: "a graph", keys: Keys.graph) else { return nil }
+        let schema = object.string("$schema", &sink)
+        let format = object.string("format", &sink, required: true)
+        if let format, format != GraphDescription.format {
+            let hint = format.hasPrefix("iaa-graph/")
+                ? "this engine reads \"\(GraphDescription.format)\"; convert the file or use a newer iaa"
+                : "write \"format\": \"\(GraphDescription.format)\""
+            sink.error(.unsupportedFormat, at: "/format", "unsupported format \(JSONText.quoted(format))", hint: hint)
+        }
+        let name = object.string("name", &sink, required: true)
+        var description = GraphDescription(schema: schema, format: format, name: name, sourceMap: sourceMap)
+        if let apps = object.array("apps", &sink, required: true) {
+            description.apps = apps.enumerated().compactMap { readApp($1, at: JSONPointer.appending("/apps", $0)) }
+        }
+        if let connections = object.array("connections", &sink) {
+            description.connections = connections.enumerated().compactMap {
+                readConnection($1, at: JSONPointer.appending("/connections", $0))
+            }
+        }
+        if let jack = object.member("jack"), let jackDescription = readJack(jack) {
+            description.jack = jackDescription
+        }
+        return description
+    }
+
+    private mutating func object(_ node: JSONNode, at pointer: String, what: String, keys: [String]) -> ObjectReader? {
+        guard let members = node.members else {
+            sink.error(.wrongType, at: pointer, "\(what) must be an object, not \(node.typeName)")
+            return nil
+        }
+        return ObjectReader(members: members, pointer: pointer, allowed: keys, sink: &sink)
+    }
+
+    private mutating func readApp(_ node: JSONNode, at pointer: String) -> AppDescription? {
+        guard let object = object(node, at: pointer, what: "an app", keys: Keys.app) else { return nil }
+        var app = AppDescription(id: object.string("id", &sink, required: true), role: object.string("role", &sink),
+                                 plugin: object.string("plugin", &sink, required: true), pointer: pointer)
+        if let params = object.member("params") {
+            if let members = params.members {
+                for member in members {
+                    let valuePointer = JSONPointer.appending(pointer + "/params", member.key)
+                    if let value = readValue(member.value, at: valuePointer) {
+                        app.params.append(ParameterAssignment(name: member.key, value: value))
+                    }
+                }
+            } else {
+                sink.error(.wrongType, at: pointer + "/params", "\"params\" must be an object, not \(params.typeName)")
+            }
+        }
+        app.session = object.node("session", of: "object", &sink) { $0.members != nil }
+        app.entitlements = object.strings("entitlements", &sink)
+        app.backgroundModes = object.strings("backgroundModes", &sink)
+        app.component = object.node("component", of: "object", &sink) { $0.members != nil }
+        app.state = object.string("state", &sink)
+        app.name = object.string("name", &sink)
+        app.displayName = object.string("displayName", &sink)
+        return app
+    }
+
+    /// A number or a string such as `"-6dB"`; whether it means something is checked later.
+    private mutating func readValue(_ node: JSONNode, at pointer: String) -> ValueLiteral? {
+        switch node.value {
+        case .number(let number, _): return .number(number)
+        case .string(let text): return .text(text)
+        default:
+            sink.error(.wrongType, at: pointer, "expected a number or a string such as \"-6dB\", not \(node.typeName)")
+            return nil
+        }
+    }
+
+    private mutating func readConnection(_ node: JSONNode, at pointer: String) -> ConnectionDescription? {
+        guard let object = object(node, at: pointer, what: "a connection", keys: Keys.connection) else { return nil }
+        var connection = ConnectionDescription(from: object.string("from", &sink, required: true),
+                                               to: object.string("to", &sink, required: true), pointer: pointer)
+        if let gain = object.member("gain") {
+            connection.gain = readValue(gain, at: pointer + "/gain")
+        }
+        return connection
+    }
+
+    private mutating func readJack(_ node: JSONNode) -> JackDescription? {
+        guard let object = object(node, at: "/jack", what: "\"jack\"", keys: Keys.jack) else { return nil }
+        var jack = JackDescription(client: object.string("client", &sink))
+        if let connections = object.array("connections", &sink) {
+            jack.connections = connections.enumerated().compactMap { index, element in
+                let pointer = JSONPointer.appending("/jack/connections", index)
+                guard let connection = self.object(element, at: pointer, what: "a JACK connection",
+                                                   keys: Keys.jackConnection) else { return nil }
+                return JackConnectionDescription(from: connection.string("from", &sink, required: true),
+                                                 to: connection.string("to", &sink, required: true), pointer: pointer)
+            }
+        }
+        return jack
+    }
+
+    /// The keys each object may have, in the order the schema lists them.
+    enum Keys {
+        static let graph = ["$schema", "format", "name", "apps", "connections", "jack"]
+        static let app = ["id", "role", "plugin", "params", "session", "entitlements", "backgroundModes",
+                          "component", "state", "name", "displayName"]
+        static let connection = ["from", "to", "gain"]
+        static let jack = ["client", "connections"]
+        static let jackConnection = ["from", "to"]
+    }
+}

@@ -1,0 +1,119 @@
+import NodeKit
+
+/// A graph that passed validation: every id resolved, every port exists, no cycle.
+///
+/// It is what the compiler turns into a `RenderPlan`; nothing in it can fail later.
+public struct Graph: Sendable {
+    public let name: String
+    /// The apps in file order; `PortAddress.app` indexes this array.
+    public let apps: [App]
+    /// Internal connections between app ports.
+    public let connections: [Connection]
+    /// Connections between app ports and ports outside the engine (the sound card, other programs).
+    public let externalConnections: [ExternalConnection]
+    /// App indices in an order where every app comes after the apps that feed it.
+    public let order: [Int]
+
+    public init(name: String, apps: [App], connections: [Connection],
+                externalConnections: [ExternalConnection], order: [Int]) {
+        self.name = name
+        self.apps = apps
+        self.connections = connections
+        self.externalConnections = externalConnections
+        self.order = order
+    }
+
+    /// The index of the app called `id`.
+    public func appIndex(_ id: String) -> Int? {
+        apps.firstIndex { $0.id == id }
+    }
+}
+
+/// The role an app plays, in Inter-App Audio's terms.
+public enum AppRole: String, Sendable, Hashable, CaseIterable {
+    /// Hosts node apps: pulls audio from generators, instruments and effects.
+    case host
+    /// An Inter-App Audio node: a generator, instrument, effect or music effect.
+    case node
+    /// A plain app that plays or records.
+    case app
+}
+
+/// One member of a graph: its node type, configuration and initial parameter values.
+public struct App: Sendable {
+    public let id: String
+    public let role: AppRole
+    public let type: NodeType
+    public let configuration: NodeConfiguration
+    /// Initial value of each of `type.parameters`, in that order, already range-checked.
+    public let parameters: [Float]
+    public let layout: NodeLayout
+
+    public init(id: String, role: AppRole, type: NodeType, configuration: NodeConfiguration,
+                parameters: [Float], layout: NodeLayout) {
+        self.id = id
+        self.role = role
+        self.type = type
+        self.configuration = configuration
+        self.parameters = parameters
+        self.layout = layout
+    }
+}
+
+/// An app's port: `port` indexes the app layout's inputs or outputs, depending on where it is used.
+public struct PortAddress: Sendable, Hashable {
+    public let app: Int
+    public let port: Int
+
+    public init(app: Int, port: Int) {
+        self.app = app
+        self.port = port
+    }
+}
+
+/// An internal connection from an app's output to an app's input, scaled by `gain`.
+public struct Connection: Sendable, Hashable {
+    public let from: PortAddress
+    public let to: PortAddress
+    public let gain: Float
+
+    public init(from: PortAddress, to: PortAddress, gain: Float = 1) {
+        self.from = from
+        self.to = to
+        self.gain = gain
+    }
+}
+
+/// Something outside the engine that an app port connects to.
+public enum ExternalEndpoint: Sendable, Hashable {
+    /// A full JACK port name such as `system:playback_1`.
+    case port(String)
+    /// The physical playback ports (`@playback`), in JACK's order.
+    case physicalPlayback
+    /// The physical capture ports (`@capture`), in JACK's order.
+    case physicalCapture
+}
+
+/// A connection between app ports and an outside endpoint.
+///
+/// With several app ports and a set of outside ports (`@playback`), the ports pair in order; a
+/// single app port connects to every outside port (mono to both speakers), as users expect.
+public struct ExternalConnection: Sendable, Hashable {
+    public enum Direction: Sendable, Hashable {
+        /// App outputs feed the outside endpoint.
+        case toExternal
+        /// The outside endpoint feeds app inputs.
+        case fromExternal
+    }
+
+    /// The app ports (outputs for `.toExternal`, inputs for `.fromExternal`), in pairing order.
+    public let ports: [PortAddress]
+    public let direction: Direction
+    public let endpoint: ExternalEndpoint
+
+    public init(ports: [PortAddress], direction: Direction, endpoint: ExternalEndpoint) {
+        self.ports = ports
+        self.direction = direction
+        self.endpoint = endpoint
+    }
+}

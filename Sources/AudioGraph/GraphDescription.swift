@@ -1,0 +1,130 @@
+/// A graph file as written, before validation: plain values, nothing resolved against a registry.
+///
+/// Required fields are optional here because a description with errors still exists (so that
+/// every error can be found in one pass); ``Validator`` turns a clean one into a ``Graph``. The
+/// `pointer` of each element is its place in the file, kept because skipped elements (not an
+/// object) would otherwise shift the indices that errors report.
+public struct GraphDescription: Sendable {
+    /// The format this engine reads.
+    public static let format = "iaa-graph/1"
+    /// The JACK client name when the file names none.
+    public static let defaultJackClient = "iaa"
+
+    public var schema: String?
+    public var format: String?
+    public var name: String?
+    public var apps: [AppDescription]
+    public var connections: [ConnectionDescription]
+    public var jack: JackDescription
+    /// Where each value was written; empty for a description built in code.
+    public var sourceMap: SourceMap
+
+    public init(schema: String? = nil, format: String? = GraphDescription.format, name: String?,
+                apps: [AppDescription] = [], connections: [ConnectionDescription] = [],
+                jack: JackDescription = JackDescription(), sourceMap: SourceMap = SourceMap()) {
+        self.schema = schema
+        self.format = format
+        self.name = name
+        self.apps = apps
+        self.connections = connections
+        self.jack = jack
+        self.sourceMap = sourceMap
+    }
+
+    /// The JACK client name the engine opens: `jack.client`, or `"iaa"`.
+    public var jackClientName: String { jack.client ?? Self.defaultJackClient }
+}
+
+/// A parameter or configuration value as written: a number, or a string such as `"-6dB"`.
+public enum ValueLiteral: Sendable, Hashable {
+    case number(Double)
+    case text(String)
+}
+
+/// One `params` entry of an app.
+public struct ParameterAssignment: Sendable, Hashable {
+    public var name: String
+    public var value: ValueLiteral
+
+    public init(name: String, value: ValueLiteral) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// One element of `apps`.
+public struct AppDescription: Sendable {
+    public var id: String?
+    /// `host`, `node` or `app`; kept as written so that a misspelling can be reported.
+    public var role: String?
+    public var plugin: String?
+    /// In the order written.
+    public var params: [ParameterAssignment]
+    // Fields later work validates; type-checked now, otherwise kept as written.
+    public var session: JSONNode?
+    public var entitlements: [String]?
+    public var backgroundModes: [String]?
+    public var component: JSONNode?
+    public var state: String?
+    public var name: String?
+    public var displayName: String?
+    /// Where this app is in the file (`/apps/2`).
+    public var pointer: String
+
+    public init(id: String?, role: String? = nil, plugin: String?, params: [ParameterAssignment] = [],
+                session: JSONNode? = nil, entitlements: [String]? = nil, backgroundModes: [String]? = nil,
+                component: JSONNode? = nil, state: String? = nil, name: String? = nil,
+                displayName: String? = nil, pointer: String) {
+        self.id = id
+        self.role = role
+        self.plugin = plugin
+        self.params = params
+        self.session = session
+        self.entitlements = entitlements
+        self.backgroundModes = backgroundModes
+        self.component = component
+        self.state = state
+        self.name = name
+        self.displayName = displayName
+        self.pointer = pointer
+    }
+}
+
+/// One element of `connections`: `"APP:PORT"` to `"APP:PORT"`.
+public struct ConnectionDescription: Sendable {
+    public var from: String?
+    public var to: String?
+    public var gain: ValueLiteral?
+    public var pointer: String
+
+    public init(from: String?, to: String?, gain: ValueLiteral? = nil, pointer: String) {
+        self.from = from
+        self.to = to
+        self.gain = gain
+        self.pointer = pointer
+    }
+}
+
+/// The `jack` object: the client name and connections to ports outside the engine.
+public struct JackDescription: Sendable {
+    public var client: String?
+    public var connections: [JackConnectionDescription]
+
+    public init(client: String? = nil, connections: [JackConnectionDescription] = []) {
+        self.client = client
+        self.connections = connections
+    }
+}
+
+/// One element of `jack.connections`; exactly one side is an app port or a glob over one app.
+public struct JackConnectionDescription: Sendable {
+    public var from: String?
+    public var to: String?
+    public var pointer: String
+
+    public init(from: String?, to: String?, pointer: String) {
+        self.from = from
+        self.to = to
+        self.pointer = pointer
+    }
+}

@@ -1,0 +1,51 @@
+/// What went wrong in a graph file, as a stable string that `iaa validate --json` and the control
+/// protocol report.
+///
+/// The set is closed so that tools and tests can match on it; the raw values never change once
+/// published.
+public enum GraphErrorCode: String, Sendable, Hashable, CaseIterable {
+    /// The file could not be read.
+    case io
+    /// The text is not well-formed JSON (or YAML, for `.yaml` files).
+    case syntax
+    /// An object names the same key twice.
+    case duplicateKey
+    /// A key the format does not define.
+    case unknownKey
+    /// A required key is absent.
+    case missingKey
+    /// A value has the wrong JSON type (a string where a number belongs).
+    case wrongType
+    /// `format` names a version this engine does not read.
+    case unsupportedFormat
+    /// An app id that is not `[A-Za-z0-9_-]+`.
+    case invalidId
+    /// Two apps share an id.
+    case duplicateId
+    /// `plugin` names no registered node type.
+    case unknownPlugin
+    /// `params` names something that is neither a parameter nor a configuration value.
+    case unknownParameter
+    /// A parameter or configuration value outside its range.
+    case parameterOutOfRange
+    /// A value of the right type that still means nothing (an unknown role, a non-integer count).
+    case invalidValue
+    /// A connection names an app the graph does not have.
+    case unknownApp
+    /// A connection names a port the app does not have.
+    case unknownPort
+    /// A connection uses an input as a source or an output as a destination.
+    case wrongDirection
+    /// A connection gain that is negative, not finite or unreadable.
+    case invalidGain
+    /// Connections that feed an app back into itself.
+    case cycle
+    /// A JACK client or port name longer than JACK allows.
+    case nameTooLong
+    /// A JACK connection endpoint that is neither an app port nor an outside port.
+    case invalidEndpoint
+    /// The same connection twice.
+    case duplicateConnection
+    /// A port glob that matches no port.
+    case emptyGlob
+}

@@ -1,0 +1,79 @@
+/// A place in a graph file's text.
+public struct SourceLocation: Sendable, Hashable {
+    /// 1-based line.
+    public let line: Int
+    /// 1-based column, counted in Unicode scalars as libyaml does.
+    public let column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+}
+
+/// A parsed JSON value that remembers where it was written.
+///
+/// The decoder turns Yams' tree into this one so that nothing past the decoder depends on Yams or
+/// Foundation, and so that fields kept raw for later work (`session`, `component`) keep their
+/// locations for the errors that work will report.
+public struct JSONNode: Sendable, Hashable {
+    public indirect enum Value: Sendable, Hashable {
+        case null
+        case bool(Bool)
+        /// The number and its text as written (`2`, `2.0`, `1e3`).
+        case number(Double, text: String)
+        case string(String)
+        case array([JSONNode])
+        /// Members in the order written; keys are unique (the decoder rejects duplicates).
+        case object([Member])
+    }
+
+    /// One `"key": value` pair of an object.
+    public struct Member: Sendable, Hashable {
+        public let key: String
+        public let keyLocation: SourceLocation?
+        public let value: JSONNode
+
+        public init(key: String, keyLocation: SourceLocation?, value: JSONNode) {
+            self.key = key
+            self.keyLocation = keyLocation
+            self.value = value
+        }
+    }
+
+    public let value: Value
+    public let location: SourceLocation?
+
+    public init(_ value: Value, location: SourceLocation? = nil) {
+        self.value = value
+        self.location = location
+    }
+
+    /// The JSON type's name as error messages say it (`string`, `object`).
+    public var typeName: String {
+        switch value {
+        case .null: "null"
+        case .bool: "boolean"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    public var string: String? {
+        if case .string(let text) = value { text } else { nil }
+    }
+
+    public var number: Double? {
+        if case .number(let number, _) = value { number } else { nil }
+    }
+
+    public var members: [Member]? {
+        if case .object(let members) = value { members } else { nil }
+    }
+
+    public var elements: [JSONNode]? {
+        if case .array(let elements) = value { elements } else { nil }
+    }
+}

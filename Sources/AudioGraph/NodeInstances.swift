@@ -1,0 +1,49 @@
+import NodeKit
+
+/// Creates the node slots for a graph's apps and keeps them, so that a changed graph reuses the
+/// running node of every app whose type and configuration did not change (its state survives).
+/// Control side only.
+public final class NodeInstances {
+    public let sampleRate: Double
+    public let maximumFrames: Int
+    /// Parameter ramp time for every slot created from now on.
+    public let rampSeconds: Double
+    private var slotsByApp: [String: NodeSlot] = [:]
+
+    public init(sampleRate: Double, maximumFrames: Int, rampSeconds: Double = 0.010) {
+        self.sampleRate = sampleRate
+        self.maximumFrames = maximumFrames
+        self.rampSeconds = rampSeconds
+    }
+
+    /// The slots for `graph`, one per app in app order. Reused slots get the graph's parameter
+    /// values as new targets (they ramp); new slots start at them. A node whose creation throws
+    /// leaves the pool as it was.
+    public func slots(for graph: Graph) throws -> [NodeSlot] {
+        var result: [NodeSlot] = []
+        var created: [String: NodeSlot] = [:]
+        for app in graph.apps {
+            if let existing = slotsByApp[app.id], existing.typeID == app.type.id,
+               existing.configuration == app.configuration {
+                result.append(existing)
+                continue
+            }
+            let node = try app.type.makeNode(app.configuration)
+            node.prepare(sampleRate: sampleRate, maximumFrames: maximumFrames)
+            let slot = makeSlot(node, app: app)
+            created[app.id] = slot
+            result.append(slot)
+        }
+        // Only now, with every node created, change what the pool holds and the reused targets.
+        for (app, slot) in zip(graph.apps, result) where created[app.id] == nil {
+            for (index, value) in app.parameters.enumerated() { slot.setParameter(index, to: value) }
+        }
+        slotsByApp = Dictionary(uniqueKeysWithValues: zip(graph.apps.map(\.id), result))
+        return result
+    }
+
+    private func makeSlot<Node: AudioNode>(_ node: Node, app: App) -> NodeSlot {
+        TypedSlot(node: node, appID: app.id, type: app.type, configuration: app.configuration,
+                  initialValues: app.parameters, sampleRate: sampleRate, rampSeconds: rampSeconds)
+    }
+}

@@ -1,0 +1,126 @@
+import NodeKit
+
+/// Turns a validated `Graph` and its node slots into a `RenderPlan`. Control side only.
+///
+/// Everything is decided here so the audio thread only follows pointers: buffer addresses, which
+/// sources sum into which input, which ports the backend exposes.
+public enum PlanCompiler {
+    /// Floats per buffer are rounded up to a cache line so every buffer starts 64-byte aligned.
+    static let alignmentFloats = 16
+
+    /// Compiles `graph`. `slots[i]` renders `graph.apps[i]`.
+    public static func compile(_ graph: Graph, slots: [NodeSlot], sampleRate: Double,
+                               maximumFrames: Int, generation: UInt64) -> RenderPlan {
+        precondition(slots.count == graph.apps.count, "one slot per app")
+        precondition(maximumFrames > 0, "maximumFrames must be positive")
+        let stride = (maximumFrames + alignmentFloats - 1) / alignmentFloats * alignmentFloats
+        let inputTotal = graph.apps.reduce(0) { $0 + $1.layout.inputs.count }
+        let outputTotal = graph.apps.reduce(0) { $0 + $1.layout.outputs.count }
+        let bufferCount = outputTotal + inputTotal + 1
+        let arena = UnsafeMutableRawPointer.allocate(byteCount: bufferCount * stride * 4, alignment: 64)
+        let floats = arena.initializeMemory(as: Float.self, repeating: 0, count: bufferCount * stride)
+        var nextBuffer = 0
+        func takeBuffer() -> UnsafeMutablePointer<Float> {
+            defer { nextBuffer += 1 }
+            return floats + nextBuffer * stride
+        }
+        let silence = takeBuffer()
+
+        // Output buffers first: inputs refer to them.
+        var outputBuffer: [[UnsafeMutablePointer<Float>]] = []
+        var outputBuffers: [String: UnsafeMutablePointer<Float>] = [:]
+        for app in graph.apps {
+            let buffers = app.layout.outputs.map { _ in takeBuffer() }
+            for (port, buffer) in zip(app.layout.outputs, buffers) { outputBuffers["\(app.id):\(port.name)"] = buffer }
+            outputBuffer.append(buffers)
+        }
+        let exposure = exposedPorts(graph)
+        var sourcesByInput: [PortAddress: [MixSource]] = [:]
+        for connection in graph.connections {
+            let buffer = outputBuffer[connection.from.app][connection.from.port]
+            sourcesByInput[connection.to, default: []].append(MixSource(buffer: buffer, gain: connection.gain))
+        }
+
+        let steps = UnsafeMutableBufferPointer<RenderStep>.allocate(capacity: graph.order.count)
+        let inputs = UnsafeMutableBufferPointer<InputMix>.allocate(capacity: max(inputTotal, 1))
+        let sources = UnsafeMutableBufferPointer<MixSource>.allocate(capacity: max(graph.connections.count, 1))
+        let inputPointers = UnsafeMutableBufferPointer<UnsafePointer<Float>>.allocate(capacity: max(inputTotal, 1))
+        let outputPointers = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: max(outputTotal, 1))
+        var inputCursor = 0, sourceCursor = 0, outputCursor = 0
+        for (stepIndex, appIndex) in graph.order.enumerated() {
+            let app = graph.apps[appIndex]
+            let inputStart = inputCursor, outputStart = outputCursor
+            for port in app.layout.inputs.indices {
+                let address = PortAddress(app: appIndex, port: port)
+                let feeds = sourcesByInput[address] ?? []
+                let sourceStart = sourceCursor
+                for feed in feeds {
+                    sources.initializeElement(at: sourceCursor, to: feed)
+                    sourceCursor += 1
+                }
+                inputs.initializeElement(at: inputCursor, to: InputMix(
+                    mixBuffer: takeBuffer(), sourceStart: sourceStart, sourceCount: feeds.count,
+                    externalIndex: exposure.inputIndex[address] ?? -1))
+                inputPointers.initializeElement(at: inputCursor, to: UnsafePointer(silence))
+                inputCursor += 1
+            }
+            for buffer in outputBuffer[appIndex] {
+                outputPointers.initializeElement(at: outputCursor, to: buffer)
+                outputCursor += 1
+            }
+            steps.initializeElement(at: stepIndex, to: RenderStep(
+                slot: .passUnretained(slots[appIndex]), inputStart: inputStart,
+                inputCount: inputCursor - inputStart, outputStart: outputStart,
+                outputCount: outputCursor - outputStart))
+        }
+
+        let externalInputs = UnsafeMutableBufferPointer<UnsafePointer<Float>?>.allocate(capacity: max(exposure.inputs.count, 1))
+        externalInputs.initialize(repeating: nil)
+        let externalOutputs = UnsafeMutableBufferPointer<UnsafePointer<Float>>.allocate(capacity: max(exposure.outputs.count, 1))
+        for (index, address) in exposure.outputs.enumerated() {
+            externalOutputs.initializeElement(at: index, to: UnsafePointer(outputBuffer[address.app][address.port]))
+        }
+        let tables = PlanTables(
+            steps: steps, inputs: UnsafeMutableBufferPointer(rebasing: inputs[0..<inputTotal]),
+            sources: UnsafeMutableBufferPointer(rebasing: sources[0..<graph.connections.count]),
+            inputPointers: inputPointers, outputPointers: outputPointers,
+            externalInputs: UnsafeMutableBufferPointer(rebasing: externalInputs[0..<exposure.inputs.count]),
+            externalOutputs: UnsafeMutableBufferPointer(rebasing: externalOutputs[0..<exposure.outputs.count]),
+            externalPorts: exposure.ports, silence: silence, arena: arena, outputBuffers: outputBuffers)
+        return RenderPlan(generation: generation, sampleRate: sampleRate, maximumFrames: maximumFrames,
+                          tables: tables, slots: slots)
+    }
+
+    /// Which app ports the backend exposes, and their indices in the external tables.
+    struct Exposure {
+        var inputs: [PortAddress] = []
+        var outputs: [PortAddress] = []
+        var inputIndex: [PortAddress: Int] = [:]
+        var ports: [ExternalPort] = []
+    }
+
+    /// Every app port is exposed, so `jack_lsp` lists it and anything can be wired to it.
+    static func exposedPorts(_ graph: Graph) -> Exposure {
+        var exposure = Exposure()
+        var inputPorts: [ExternalPort] = [], outputPorts: [ExternalPort] = []
+        var order = 0
+        for (appIndex, app) in graph.apps.enumerated() {
+            for (portIndex, spec) in app.layout.inputs.enumerated() {
+                let address = PortAddress(app: appIndex, port: portIndex)
+                exposure.inputIndex[address] = exposure.inputs.count
+                exposure.inputs.append(address)
+                inputPorts.append(ExternalPort(appID: app.id, portName: spec.name, displayName: spec.displayName,
+                                               group: spec.group, direction: .input, order: order))
+                order += 1
+            }
+            for (portIndex, spec) in app.layout.outputs.enumerated() {
+                exposure.outputs.append(PortAddress(app: appIndex, port: portIndex))
+                outputPorts.append(ExternalPort(appID: app.id, portName: spec.name, displayName: spec.displayName,
+                                                group: spec.group, direction: .output, order: order))
+                order += 1
+            }
+        }
+        exposure.ports = inputPorts + outputPorts
+        return exposure
+    }
+}

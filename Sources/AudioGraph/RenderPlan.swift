@@ -1,0 +1,98 @@
+import NodeKit
+
+/// A compiled graph: flat tables the audio thread walks every cycle, with every buffer preallocated.
+///
+/// Built and freed on the control side; the audio thread only reads it (and writes the buffers and
+/// `externalInputs` it owns during a cycle). Steps are in topological order.
+public final class RenderPlan: @unchecked Sendable {
+    /// Increases with every published plan, so the control side knows when an old one is unused.
+    public let generation: UInt64
+    public let sampleRate: Double
+    public let maximumFrames: Int
+
+    let steps: UnsafeMutableBufferPointer<RenderStep>
+    let inputs: UnsafeMutableBufferPointer<InputMix>
+    let sources: UnsafeMutableBufferPointer<MixSource>
+    /// The pointer each node reads each input from; rewritten per cycle by the mixing phase.
+    let inputPointers: UnsafeMutableBufferPointer<UnsafePointer<Float>>
+    let outputPointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
+    /// Per exposed input port: the outside buffer for this cycle, or nil when nothing is connected.
+    /// The backend writes it at the start of the cycle.
+    public let externalInputs: UnsafeMutableBufferPointer<UnsafePointer<Float>?>
+    /// Per exposed output port: the app output buffer the backend copies out after rendering.
+    public let externalOutputs: UnsafeMutableBufferPointer<UnsafePointer<Float>>
+    /// The ports to expose, inputs first (matching `externalInputs`), then outputs.
+    public let externalPorts: [ExternalPort]
+    /// One opaque handle per `externalPorts` entry for the backend's own port records. The backend
+    /// fills it before publishing the plan; the audio thread then reads it.
+    public let backendHandles: UnsafeMutableBufferPointer<UnsafeMutableRawPointer?>
+    let silence: UnsafeMutablePointer<Float>
+    private let arena: UnsafeMutableRawPointer
+    /// Keeps every slot alive while this plan may still run.
+    let slots: [NodeSlot]
+    /// Control-side lookup of each app output's buffer, by app id and port name.
+    private let outputBuffers: [String: UnsafeMutablePointer<Float>]
+
+    init(generation: UInt64, sampleRate: Double, maximumFrames: Int, tables: PlanTables, slots: [NodeSlot]) {
+        self.generation = generation
+        self.sampleRate = sampleRate
+        self.maximumFrames = maximumFrames
+        steps = tables.steps
+        inputs = tables.inputs
+        sources = tables.sources
+        inputPointers = tables.inputPointers
+        outputPointers = tables.outputPointers
+        externalInputs = tables.externalInputs
+        externalOutputs = tables.externalOutputs
+        externalPorts = tables.externalPorts
+        backendHandles = .allocate(capacity: tables.externalPorts.count)
+        backendHandles.initialize(repeating: nil)
+        silence = tables.silence
+        arena = tables.arena
+        outputBuffers = tables.outputBuffers
+        self.slots = slots
+    }
+
+    deinit {
+        steps.deallocate()
+        inputs.deallocate()
+        sources.deallocate()
+        inputPointers.deallocate()
+        outputPointers.deallocate()
+        externalInputs.deallocate()
+        externalOutputs.deallocate()
+        backendHandles.deallocate()
+        arena.deallocate()
+    }
+
+    /// The buffer holding app `appID`'s output `port` after each cycle (control side lookup).
+    public func outputBuffer(app appID: String, port: String) -> UnsafePointer<Float>? {
+        outputBuffers["\(appID):\(port)"].map { UnsafePointer($0) }
+    }
+
+    /// Number of node steps, for status displays and tests.
+    public var stepCount: Int { steps.count }
+
+    /// The apps this plan renders, in graph order.
+    public var slotAppIDs: [String] { slots.map(\.appID) }
+
+    /// The slot rendering `appID` in this plan.
+    public func slot(for appID: String) -> NodeSlot? {
+        slots.first { $0.appID == appID }
+    }
+}
+
+/// The raw tables a `RenderPlan` takes ownership of.
+struct PlanTables {
+    var steps: UnsafeMutableBufferPointer<RenderStep>
+    var inputs: UnsafeMutableBufferPointer<InputMix>
+    var sources: UnsafeMutableBufferPointer<MixSource>
+    var inputPointers: UnsafeMutableBufferPointer<UnsafePointer<Float>>
+    var outputPointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
+    var externalInputs: UnsafeMutableBufferPointer<UnsafePointer<Float>?>
+    var externalOutputs: UnsafeMutableBufferPointer<UnsafePointer<Float>>
+    var externalPorts: [ExternalPort]
+    var silence: UnsafeMutablePointer<Float>
+    var arena: UnsafeMutableRawPointer
+    var outputBuffers: [String: UnsafeMutablePointer<Float>]
+}

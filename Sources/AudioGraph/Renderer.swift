@@ -1,0 +1,70 @@
+import NodeKit
+
+/// Renders one cycle of a plan: for each step, mix its inputs, then run its node.
+public enum Renderer {
+    /// Renders `context.frames` frames (at most `plan.maximumFrames`, which the caller checks).
+    /// The backend has filled `plan.externalInputs` for this cycle.
+    /// - Realtime: safe.
+    public static func render(_ plan: borrowing RenderPlan, _ context: RenderContext) {
+        let frames = context.frames
+        for step in plan.steps {
+            for index in step.inputStart..<(step.inputStart + step.inputCount) {
+                plan.inputPointers[index] = mixInput(plan.inputs[index], plan: plan, frames: frames)
+            }
+            step.slot._withUnsafeGuaranteedRef { slot in
+                slot.run(context,
+                         inputs: UnsafePointer(plan.inputPointers.baseAddress.unsafelyUnwrapped + step.inputStart),
+                         inputCount: step.inputCount,
+                         outputs: UnsafePointer(plan.outputPointers.baseAddress.unsafelyUnwrapped + step.outputStart),
+                         outputCount: step.outputCount)
+            }
+        }
+    }
+
+    /// Returns the buffer an input reads this cycle: the silent buffer, a single unscaled source
+    /// as it is (no copy), or the input's own buffer holding the gain-scaled sum.
+    /// - Realtime: safe.
+    @inline(__always)
+    static func mixInput(_ input: InputMix, plan: borrowing RenderPlan, frames: Int) -> UnsafePointer<Float> {
+        let external = input.externalIndex >= 0 ? plan.externalInputs[input.externalIndex] : nil
+        let total = input.sourceCount + (external == nil ? 0 : 1)
+        if total == 0 { return UnsafePointer(plan.silence) }
+        if total == 1 {
+            if let external { return external }
+            let only = plan.sources[input.sourceStart]
+            if only.gain == 1 { return only.buffer }
+        }
+        let sum = input.mixBuffer
+        var first = true
+        if let external {
+            sum.update(from: external, count: frames)
+            first = false
+        }
+        for index in input.sourceStart..<(input.sourceStart + input.sourceCount) {
+            let source = plan.sources[index]
+            if first {
+                scale(source.buffer, by: source.gain, into: sum, frames: frames)
+                first = false
+            } else {
+                accumulate(source.buffer, gain: source.gain, into: sum, frames: frames)
+            }
+        }
+        return UnsafePointer(sum)
+    }
+
+    /// - Realtime: safe.
+    @inline(__always)
+    static func scale(_ source: UnsafePointer<Float>, by gain: Float, into out: UnsafeMutablePointer<Float>, frames: Int) {
+        for frame in 0..<frames { out[frame] = source[frame] * gain }
+    }
+
+    /// - Realtime: safe.
+    @inline(__always)
+    static func accumulate(_ source: UnsafePointer<Float>, gain: Float, into out: UnsafeMutablePointer<Float>, frames: Int) {
+        if gain == 1 {
+            for frame in 0..<frames { out[frame] += source[frame] }
+        } else {
+            for frame in 0..<frames { out[frame] += source[frame] * gain }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import NodeKit
+
+/// Checks a ``GraphDescription`` against a registry and builds the ``Graph``: ids, plugins,
+/// parameters, ports, directions, gains, JACK names and cycles.
+///
+/// It collects every error before failing, so that one run of `iaa validate` shows them all.
+public struct Validator {
+    /// An app as far as it could be resolved; nil fields were reported already.
+    struct ResolvedApp {
+        let id: String?
+        let role: AppRole
+        let type: NodeType?
+        let configuration: NodeConfiguration
+        let parameters: [Float]
+        let layout: NodeLayout?
+    }
+
+    var sink: DiagnosticSink
+    let description: GraphDescription
+    let registry: NodeRegistry
+    var apps: [ResolvedApp] = []
+    /// First app with each id, by index into `apps`.
+    var appIndex: [String: Int] = [:]
+    var connections: [Connection] = []
+    /// Where each of `connections` was written, for "already connected" errors.
+    var connectionPointers: [String] = []
+    var externalConnections: [ExternalConnection] = []
+    var dependencies: TopologicalOrder
+
+    private init(_ description: GraphDescription, file: String, registry: NodeRegistry) {
+        self.description = description
+        self.registry = registry
+        sink = DiagnosticSink(file: file, sourceMap: description.sourceMap)
+        dependencies = TopologicalOrder(appCount: description.apps.count)
+    }
+
+    /// Validates `description`; `file` names it in diagnostics. Structural checks (unknown keys,
+    /// JSON types) belong to reading the file, so a description built in code skips them.
+    public static func validate(_ description: GraphDescription, file: String,
+                                registry: NodeRegistry) -> GraphLoadResult {
+        var validator = Validator(description, file: file, registry: registry)
+        for app in description.apps { validator.resolve(app) }
+        for connection in description.connections { validator.resolve(connection) }
+        validator.checkJackClient()
+        for app in description.apps.indices { validator.checkJackNames(app: app) }
+        for connection in description.jack.connections { validator.resolve(connection) }
+        let diagnostics = validator.sink.sorted
+        guard !diagnostics.contains(where: \.isError) else {
+            return GraphLoadResult(graph: nil, description: description, diagnostics: diagnostics)
+        }
+        let graph = Graph(name: description.name ?? "", apps: validator.finishedApps(),
+                          connections: validator.connections,
+                          externalConnections: validator.externalConnections,
+                          order: validator.dependencies.order())
+        return GraphLoadResult(graph: graph, description: description, diagnostics: diagnostics)
+    }
+
+    /// The apps as the graph holds them; only called when there is no error, so every field is set.
+    private func finishedApps() -> [App] {
+        apps.compactMap { app in
+            guard let id = app.id, let type = app.type, let layout = app.layout else { return nil }
+            return App(id: id, role: app.role, type: type, configuration: app.configuration,
+                       parameters: app.parameters, layout: layout)
+        }
+    }
+
+    private mutating func resolve(_ app: AppDescription) {
+        let index = apps.count
+        let id = checkId(app)
+        if let id, appIndex[id] == nil { appIndex[id] = index }
+        var role = AppRole.app
+        if let written = app.role {
+            if let known = AppRole(rawValue: written) {
+                role = known
+            } else {
+                let roles = AppRole.allCases.map(\.rawValue)
+                sink.error(.invalidValue, at: app.pointer + "/role", "unknown role \(JSONText.quoted(written))",
+                           hint: Suggestion.hint(for: written, in: roles) ?? "roles: " + roles.joined(separator: ", "))
+            }
+        }
+        var type: NodeType?
+        if let plugin = app.plugin {
+            type = registry[plugin]
+            if type == nil {
+                sink.error(.unknownPlugin, at: app.pointer + "/plugin", "no node type \(JSONText.quoted(plugin))",
+                           hint: Suggestion.hint(for: plugin, in: registry.ids)
+                               ?? "known types: " + registry.ids.joined(separator: ", "))
+            }
+        }
+        let (configuration, parameters) = type.map { values(of: app, type: $0) } ?? (NodeConfiguration(), [])
+        apps.append(ResolvedApp(id: id, role: role, type: type, configuration: configuration,
+                                parameters: parameters, layout: type?.layout(configuration)))
+    }
+
+    /// The id if it is present, well-formed and not taken; otherwise reports why.
+    private mutating func checkId(_ app: AppDescription) -> String? {
+        guard let id = app.id else { return nil }
+        let pointer = app.pointer + "/id"
+        guard PortReference.isValidId(id) else {
+            let cleaned = String(id.map { PortReference.isValidId(String($0)) ? $0 : "-" })
+            sink.error(.invalidId, at: pointer, "app id \(JSONText.quoted(id)) may only use letters, digits, '_' and '-'",
+                       hint: id.isEmpty ? "give the app a name such as \"synth\"" : "for example \(JSONText.quoted(cleaned))")
+            return nil
+        }
+        if let first = appIndex[id] {
+            let firstPointer = description.apps[first].pointer
+            let line = description.sourceMap.location(of: firstPointer + "/id").map { " (line \($0.line))" } ?? ""
+            sink.error(.duplicateId, at: pointer, "app id \(JSONText.quoted(id)) is already used by \(firstPointer)\(line)",
+                       hint: "app ids must be unique; rename one of them")
+            return nil
+        }
+        return id
+    }
+
+    /// The app's index if `id` names an app, else nil; the caller reports.
+    func app(named id: String) -> Int? { appIndex[id] }
+
+    /// The app ids, in file order, for hints.
+    var appIds: [String] { apps.compactMap(\.id) }
+}

@@ -1,0 +1,100 @@
+import AudioGraph
+import CJack
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What happened to one requested JACK connection.
+public struct ConnectionOutcome: Sendable, CustomStringConvertible {
+    public enum Result: Sendable, Equatable {
+        case connected, alreadyConnected
+        case failed(String)
+    }
+
+    public let source: String
+    public let destination: String
+    public let result: Result
+
+    public var description: String {
+        switch result {
+        case .connected: return "connected \(source) -> \(destination)"
+        case .alreadyConnected: return "already connected \(source) -> \(destination)"
+        case .failed(let why): return "cannot connect \(source) -> \(destination): \(why)"
+        }
+    }
+}
+
+extension JackBackend {
+    /// Makes the graph's external connections. A failure does not stop the others: each outcome
+    /// says what happened, so the engine can warn and keep running.
+    public func connect(_ connections: [ExternalConnection], in graph: Graph) -> [ConnectionOutcome] {
+        var outcomes: [ConnectionOutcome] = []
+        for connection in connections {
+            let ours = connection.ports.map { address -> String in
+                let app = graph.apps[address.app]
+                let spec = connection.direction == .toExternal
+                    ? app.layout.outputs[address.port] : app.layout.inputs[address.port]
+                return fullName("\(app.id).\(spec.name)")
+            }
+            let theirs = resolve(connection.endpoint)
+            if theirs.isEmpty {
+                for port in ours {
+                    outcomes.append(ConnectionOutcome(source: port, destination: "\(connection.endpoint)",
+                                                      result: .failed("no such JACK port is present")))
+                }
+                continue
+            }
+            for (mine, other) in pairs(ours, theirs) {
+                let (source, destination) = connection.direction == .toExternal ? (mine, other) : (other, mine)
+                outcomes.append(connect(source, destination))
+            }
+        }
+        return outcomes
+    }
+
+    /// One app port feeds every outside port; several pair with them in order.
+    func pairs(_ ours: [String], _ theirs: [String]) -> [(String, String)] {
+        if ours.count == 1 { return theirs.map { (ours[0], $0) } }
+        return Array(zip(ours, theirs))
+    }
+
+    /// Connects two JACK ports by full name.
+    public func connect(_ source: String, _ destination: String) -> ConnectionOutcome {
+        let code = jack_connect(clientHandle, source, destination)
+        switch code {
+        case 0: return ConnectionOutcome(source: source, destination: destination, result: .connected)
+        case EEXIST: return ConnectionOutcome(source: source, destination: destination, result: .alreadyConnected)
+        default:
+            let names: [String] = [source, destination]
+            let missing = names.filter { jack_port_by_name(clientHandle, $0) == nil }
+            let why = missing.isEmpty
+                ? "JACK refused (error \(code)); if jackd runs with -a (self-connect restricted), connect from outside: jack_connect \(source) \(destination)"
+                : "no JACK port named \(missing.map { "'\($0)'" }.joined(separator: " or "))"
+            return ConnectionOutcome(source: source, destination: destination, result: .failed(why))
+        }
+    }
+
+    /// The JACK port names an endpoint stands for right now.
+    func resolve(_ endpoint: ExternalEndpoint) -> [String] {
+        switch endpoint {
+        case .port(let name):
+            return jack_port_by_name(clientHandle, name) == nil ? [] : [name]
+        case .physicalPlayback:
+            return ports(flags: CJack_port_is_physical() | CJack_port_is_input())
+        case .physicalCapture:
+            return ports(flags: CJack_port_is_physical() | CJack_port_is_output())
+        }
+    }
+
+    private func ports(flags: UInt) -> [String] {
+        guard let list = jack_get_ports(clientHandle, nil, CJack_default_audio_type(), flags) else { return [] }
+        defer { jack_free(UnsafeMutableRawPointer(mutating: list)) }
+        var names: [String] = []
+        var cursor = list
+        while let name = cursor.pointee {
+            names.append(String(cString: name))
+            cursor += 1
+        }
+        return names
+    }
+}

@@ -1,0 +1,170 @@
+import AudioGraph
+import CJack
+import Synchronization
+
+/// Runs plans inside one JACK client: registers every exposed app port as `CLIENT:APP.PORT` with
+/// patchbay metadata, renders in JACK's process callback, and makes external connections.
+///
+/// The only code in the project that calls libjack. Control-side methods must be called from one
+/// thread (the engine's); the process callback touches only `JackCycle`.
+public final class JackBackend: AudioBackend {
+    public let clientName: String
+    public let serverName: String?
+    public let sampleRate: Double
+    public private(set) var maximumFrames: Int
+    private let client: OpaquePointer
+    var clientHandle: OpaquePointer { client }
+    private let cycle: JackCycle
+    /// Port records by short name (`tone.out`); never freed while the client is open.
+    private var records: [String: UnsafeMutablePointer<PortRecord>] = [:]
+    /// Maps a JACK port to its record for the port-connect callback, which runs on JACK's own
+    /// notification thread while the control side may be registering ports.
+    private let recordsByPort = Mutex(PortMap())
+    private var active = false
+
+    /// Opens the client with an exact name and never starts a server (CONVENTIONS.md).
+    public init(clientName: String, serverName: String?, probe: RealtimeProbe = .disabled) throws(JackError) {
+        var status = jack_status_t(0)
+        let options = jack_options_t(JackNoStartServer.rawValue | JackUseExactName.rawValue)
+        guard let client = CJack_client_open(clientName, options, &status, serverName) else {
+            throw JackError.openFailed(client: clientName, server: serverName, status: status)
+        }
+        self.client = client
+        self.clientName = String(cString: jack_get_client_name(client))
+        self.serverName = serverName
+        sampleRate = Double(jack_get_sample_rate(client))
+        maximumFrames = Int(jack_get_buffer_size(client))
+        cycle = JackCycle(probe: probe)
+        installCallbacks()
+    }
+
+    deinit {
+        close()
+    }
+
+    // MARK: Plans and ports
+
+    /// Registers the plan's ports that are not registered yet, binds them, and publishes the plan.
+    public func install(_ plan: RenderPlan) throws {
+        for (index, port) in plan.externalPorts.enumerated() {
+            let record = try records[port.shortName] ?? register(port)
+            plan.backendHandles[index] = UnsafeMutableRawPointer(record)
+        }
+        cycle.exchange.publish(plan)
+    }
+
+    /// Frees plans the audio thread has moved past. Call periodically from the control side.
+    public func collectRetiredPlans() {
+        cycle.exchange.collect(audioStopped: !active)
+    }
+
+    private func register(_ port: ExternalPort) throws(JackError) -> UnsafeMutablePointer<PortRecord> {
+        let flags = port.direction == .input ? CJack_port_is_input() : CJack_port_is_output()
+        guard let handle = jack_port_register(client, port.shortName, CJack_default_audio_type(), flags, 0) else {
+            throw JackError(code: .portRegistrationFailed,
+                            message: "cannot register JACK port '\(clientName):\(port.shortName)'",
+                            hint: "the name may be too long or already taken")
+        }
+        let record = UnsafeMutablePointer<PortRecord>.allocate(capacity: 1)
+        record.initialize(to: PortRecord(port: handle))
+        records[port.shortName] = record
+        recordsByPort.withLock { $0.records[handle] = record }
+        setMetadata(handle, port)
+        refreshConnectionCount(handle)
+        return record
+    }
+
+    /// Pretty name, group, order and signal type, so patchbays show "tone › Output".
+    private func setMetadata(_ handle: OpaquePointer, _ port: ExternalPort) {
+        let uuid = jack_port_uuid(handle)
+        jack_set_property(client, uuid, CJack_pretty_name_key(), "\(port.appID) › \(port.displayName)", "text/plain")
+        jack_set_property(client, uuid, CJack_port_group_key(), port.group ?? port.appID, "text/plain")
+        jack_set_property(client, uuid, CJack_order_key(), String(port.order),
+                          "http://www.w3.org/2001/XMLSchema#integer")
+        jack_set_property(client, uuid, CJack_signal_type_key(), "AUDIO", "text/plain")
+    }
+
+    private func refreshConnectionCount(_ handle: OpaquePointer) {
+        let count = jack_port_connected(handle)
+        recordsByPort.withLock { $0.records[handle]?.pointee.connections.store(count, ordering: .relaxed) }
+    }
+
+    /// The full JACK name of one of our ports (`iaa:tone.out`).
+    public func fullName(_ shortName: String) -> String { "\(clientName):\(shortName)" }
+
+    // MARK: Lifecycle
+
+    /// Starts processing. JACK calls the process callback from now on.
+    public func activate() throws(JackError) {
+        guard jack_activate(client) == 0 else {
+            throw JackError(code: .activateFailed, message: "jack_activate failed for client '\(clientName)'",
+                            hint: "see the JACK server's log")
+        }
+        active = true
+        for record in records.values { refreshConnectionCount(record.pointee.port) }
+    }
+
+    /// Stops processing, removes our metadata and closes the client (which unregisters every port).
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        if active { jack_deactivate(client) }
+        active = false
+        for record in records.values { jack_remove_properties(client, jack_port_uuid(record.pointee.port)) }
+        jack_client_close(client)
+        cycle.exchange.collect(audioStopped: true)
+        for record in records.values {
+            record.deinitialize(count: 1)
+            record.deallocate()
+        }
+        records = [:]
+    }
+    private var closed = false
+
+    /// True once JACK told us the server went away.
+    public var serverWasShutDown: Bool { cycle.shutDown.load(ordering: .acquiring) }
+    /// Xruns the server reported since activation.
+    public var xrunCount: Int64 { cycle.xruns.load(ordering: .relaxed) }
+    /// Cycles rendered since activation.
+    public var cycleCount: Int64 { cycle.cycles.load(ordering: .relaxed) }
+    /// The counter's totals when the real-time probe is armed.
+    public var probeCounts: (mallocs: Int, retains: Int)? { cycle.probe.counts() }
+    /// JACK's current buffer size (may differ from `maximumFrames` after a change).
+    public var currentBufferSize: Int { Int(jack_get_buffer_size(client)) }
+
+    /// Port records by JACK port. The records are written only through their atomics, so
+    /// sharing the pointers between JACK's notification thread and the control side is sound.
+    struct PortMap: @unchecked Sendable {
+        var records: [OpaquePointer: UnsafeMutablePointer<PortRecord>] = [:]
+    }
+
+    // MARK: Callbacks
+
+    private func installCallbacks() {
+        let cycleArg = Unmanaged.passUnretained(cycle).toOpaque()
+        jack_set_process_callback(client, { frames, arg in
+            guard let arg else { return 0 }
+            Unmanaged<JackCycle>.fromOpaque(arg)._withUnsafeGuaranteedRef { $0.process(frames: Int(frames)) }
+            return 0
+        }, cycleArg)
+        jack_set_xrun_callback(client, { arg in
+            guard let arg else { return 0 }
+            Unmanaged<JackCycle>.fromOpaque(arg)._withUnsafeGuaranteedRef { _ = $0.xruns.add(1, ordering: .relaxed) }
+            return 0
+        }, cycleArg)
+        // Only a flag: closing the client from JACK's own thread is not allowed.
+        jack_on_info_shutdown(client, { _, _, arg in
+            guard let arg else { return }
+            Unmanaged<JackCycle>.fromOpaque(arg)._withUnsafeGuaranteedRef { $0.shutDown.store(true, ordering: .releasing) }
+        }, cycleArg)
+        jack_set_port_connect_callback(client, { a, b, _, arg in
+            guard let arg else { return }
+            let backend = Unmanaged<JackBackend>.fromOpaque(arg).takeUnretainedValue()
+            for id in [a, b] {
+                if let port = jack_port_by_id(backend.client, id), jack_port_is_mine(backend.client, port) != 0 {
+                    backend.refreshConnectionCount(port)
+                }
+            }
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+}

@@ -1,0 +1,43 @@
+/// A kind of node that graphs can instantiate by id (`builtin:oscillator`, a plugin's id).
+///
+/// It tells the validator everything it checks (ports, parameters, configuration) without
+/// creating an instance, and creates instances on the control side.
+public struct NodeType: Sendable {
+    /// The id written in a graph's `plugin` field.
+    public let id: String
+    public let displayName: String
+    /// One sentence for `iaa plugins`.
+    public let summary: String
+    public let parameters: [ParameterSpec]
+    public let configuration: [ConfigurationSpec]
+    private let layoutFor: @Sendable (NodeConfiguration) -> NodeLayout
+    private let factory: @Sendable (NodeConfiguration) throws -> any AudioNode
+
+    public init(id: String, displayName: String, summary: String,
+                parameters: [ParameterSpec] = [], configuration: [ConfigurationSpec] = [],
+                layout: @escaping @Sendable (NodeConfiguration) -> NodeLayout,
+                make: @escaping @Sendable (NodeConfiguration) throws -> any AudioNode) {
+        self.id = id
+        self.displayName = displayName
+        self.summary = summary
+        self.parameters = parameters
+        self.configuration = configuration
+        self.layoutFor = layout
+        self.factory = make
+    }
+
+    /// The ports an instance with `configuration` has.
+    public func layout(_ configuration: NodeConfiguration) -> NodeLayout {
+        layoutFor(configuration)
+    }
+
+    /// Creates an instance. Control side only.
+    public func makeNode(_ configuration: NodeConfiguration) throws -> any AudioNode {
+        try factory(configuration)
+    }
+
+    /// The index of the parameter called `name`, if there is one.
+    public func parameterIndex(_ name: String) -> Int? {
+        parameters.firstIndex { $0.name == name }
+    }
+}

@@ -1,0 +1,55 @@
+/// A parameter that can change while the node runs; the engine smooths it unless it is discrete.
+public struct ParameterSpec: Sendable, Hashable {
+    public enum Unit: String, Sendable, Hashable {
+        case generic, hertz, linearGain, decibels, seconds, milliseconds, percent, boolean
+    }
+
+    /// The symbol used in graph files and commands (`frequency`).
+    public let name: String
+    public let displayName: String
+    public let range: ClosedRange<Float>
+    public let defaultValue: Float
+    public let unit: Unit
+    /// A discrete parameter jumps to its new value at the next cycle instead of ramping.
+    public let isDiscrete: Bool
+
+    public init(name: String, displayName: String? = nil, range: ClosedRange<Float>,
+                defaultValue: Float, unit: Unit = .generic, isDiscrete: Bool = false) {
+        self.name = name
+        self.displayName = displayName ?? name
+        self.range = range
+        self.defaultValue = defaultValue
+        self.unit = unit
+        self.isDiscrete = isDiscrete
+    }
+}
+
+/// A setup value fixed when the node is created (a mixer's number of inputs, a noise seed).
+/// Changing it creates a new node instance.
+public struct ConfigurationSpec: Sendable, Hashable {
+    public let name: String
+    public let displayName: String
+    public let range: ClosedRange<Int>
+    public let defaultValue: Int
+
+    public init(name: String, displayName: String? = nil, range: ClosedRange<Int>, defaultValue: Int) {
+        self.name = name
+        self.displayName = displayName ?? name
+        self.range = range
+        self.defaultValue = defaultValue
+    }
+}
+
+/// The configuration values a node instance was created with, one per ``ConfigurationSpec``.
+public struct NodeConfiguration: Sendable, Hashable {
+    public let values: [String: Int]
+
+    public init(_ values: [String: Int] = [:]) {
+        self.values = values
+    }
+
+    /// The value of `name`, or `fallback` when it was not given.
+    public func value(_ name: String, default fallback: Int) -> Int {
+        values[name] ?? fallback
+    }
+}

@@ -1,0 +1,40 @@
+/// One port of a node: a mono audio channel, named like a JACK port (`[A-Za-z0-9_-]+`).
+public struct PortSpec: Sendable, Hashable {
+    public enum Direction: String, Sendable, Hashable {
+        case input, output
+    }
+
+    /// The symbol used in graph files and JACK port names (`in_1`, `out`).
+    public let name: String
+    /// What patchbays show (JACK pretty-name), such as "Input 1".
+    public let displayName: String
+    public let direction: Direction
+    /// Ports of one group belong together (a stereo pair); becomes JACK's port-group metadata.
+    public let group: String?
+
+    public init(name: String, displayName: String? = nil, direction: Direction, group: String? = nil) {
+        self.name = name
+        self.displayName = displayName ?? name
+        self.direction = direction
+        self.group = group
+    }
+
+    public static func input(_ name: String, _ displayName: String? = nil, group: String? = nil) -> PortSpec {
+        PortSpec(name: name, displayName: displayName, direction: .input, group: group)
+    }
+
+    public static func output(_ name: String, _ displayName: String? = nil, group: String? = nil) -> PortSpec {
+        PortSpec(name: name, displayName: displayName, direction: .output, group: group)
+    }
+}
+
+/// The ports of one node, which may depend on its configuration (a mixer's number of inputs).
+public struct NodeLayout: Sendable, Hashable {
+    public let inputs: [PortSpec]
+    public let outputs: [PortSpec]
+
+    public init(inputs: [PortSpec], outputs: [PortSpec]) {
+        self.inputs = inputs
+        self.outputs = outputs
+    }
+}

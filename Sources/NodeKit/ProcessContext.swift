@@ -1,0 +1,78 @@
+/// Everything a node sees during one cycle: frame count, clock, audio buffers and parameter ramps.
+///
+/// It is a plain value of pointers prepared by the engine before the cycle; copying it costs
+/// nothing and touches no reference count.
+public struct ProcessContext: BitwiseCopyable {
+    /// Frames to render in this cycle; every buffer below holds exactly this many.
+    public let frames: Int
+    /// The engine's sample rate in Hz.
+    public let sampleRate: Double
+    /// Frames rendered since the engine started, at the first frame of this cycle.
+    public let sampleTime: Int64
+    /// One read-only buffer per input port, in the order of the node's layout.
+    public let inputs: AudioInputs
+    /// One buffer per output port, in the order of the node's layout.
+    public let outputs: AudioOutputs
+    /// One ramp per parameter, in the order of the node type's `parameters`.
+    public let parameters: ParameterRamps
+
+    public init(frames: Int, sampleRate: Double, sampleTime: Int64,
+                inputs: AudioInputs, outputs: AudioOutputs, parameters: ParameterRamps) {
+        self.frames = frames
+        self.sampleRate = sampleRate
+        self.sampleTime = sampleTime
+        self.inputs = inputs
+        self.outputs = outputs
+        self.parameters = parameters
+    }
+}
+
+/// The input buffers of one node for one cycle. An unconnected input reads the shared silent buffer.
+public struct AudioInputs: BitwiseCopyable {
+    @usableFromInline let base: UnsafePointer<UnsafePointer<Float>>
+    public let count: Int
+    @usableFromInline let frames: Int
+
+    public init(base: UnsafePointer<UnsafePointer<Float>>, count: Int, frames: Int) {
+        self.base = base
+        self.count = count
+        self.frames = frames
+    }
+
+    /// - Realtime: safe.
+    @inlinable public subscript(index: Int) -> UnsafeBufferPointer<Float> {
+        UnsafeBufferPointer(start: base[index], count: frames)
+    }
+}
+
+/// The output buffers of one node for one cycle. The node must write every frame of every output.
+public struct AudioOutputs: BitwiseCopyable {
+    @usableFromInline let base: UnsafePointer<UnsafeMutablePointer<Float>>
+    public let count: Int
+    @usableFromInline let frames: Int
+
+    public init(base: UnsafePointer<UnsafeMutablePointer<Float>>, count: Int, frames: Int) {
+        self.base = base
+        self.count = count
+        self.frames = frames
+    }
+
+    /// - Realtime: safe.
+    @inlinable public subscript(index: Int) -> UnsafeMutableBufferPointer<Float> {
+        UnsafeMutableBufferPointer(start: base[index], count: frames)
+    }
+}
+
+/// The smoothed parameter values of one node for one cycle.
+public struct ParameterRamps: BitwiseCopyable {
+    @usableFromInline let base: UnsafePointer<ParameterRamp>
+    public let count: Int
+
+    public init(base: UnsafePointer<ParameterRamp>, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    /// - Realtime: safe.
+    @inlinable public subscript(index: Int) -> ParameterRamp { base[index] }
+}

@@ -1,0 +1,17 @@
+import AudioGraph
+import NodeKit
+
+/// The node types that ship with the engine, for graphs to name as `builtin:…`.
+public enum BuiltinNodes {
+    /// Every built-in type, in the order `iaa plugins` lists them.
+    public static let types: [NodeType] = [
+        OscillatorNode.nodeType,
+        NoiseNode.nodeType,
+        GainNode.nodeType,
+        MixerNode.nodeType,
+        PassthroughNode.nodeType,
+    ]
+
+    /// A registry holding exactly ``types``; the engine adds plugin types to a copy of it.
+    public static let registry = NodeRegistry(types)
+}

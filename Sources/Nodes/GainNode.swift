@@ -1,0 +1,51 @@
+import NodeKit
+
+/// Multiplies its input by a smoothed linear gain.
+public final class GainNode: AudioNode {
+    enum Parameter {
+        static let gain = 0
+    }
+
+    /// A plain `Float`, so the audio thread's fallback never touches a spec holding `String`s.
+    static let defaultGain: Float = 1
+
+    static let gainSpec = ParameterSpec(name: "gain", displayName: "Gain", range: 0...8,
+                                        defaultValue: defaultGain, unit: .linearGain)
+
+    /// `builtin:gain`: one input, one output, a `gain` parameter.
+    public static let nodeType = NodeType(
+        id: "builtin:gain",
+        displayName: "Gain",
+        summary: "Multiplies its input by a linear gain.",
+        parameters: [gainSpec],
+        layout: { _ in
+            NodeLayout(inputs: [.input("in", "Input")], outputs: [.output("out", "Output")])
+        },
+        make: { _ in GainNode() }
+    )
+
+    public init() {}
+
+    /// - Realtime: safe. The output may be the input's own buffer.
+    public func process(_ context: ProcessContext) {
+        guard context.outputs.count > 0, let output = context.outputs[0].baseAddress else { return }
+        let frames = context.frames
+        guard context.inputs.count > 0, let input = context.inputs[0].baseAddress else {
+            output.update(repeating: 0, count: frames)
+            return
+        }
+        let gain = context.parameters.count > Parameter.gain
+            ? context.parameters[Parameter.gain] : .constant(Self.defaultGain)
+
+        if gain.isSteady {
+            let value = gain.end
+            for frame in 0..<frames {
+                output[frame] = input[frame] * value
+            }
+        } else {
+            for frame in 0..<frames {
+                output[frame] = input[frame] * gain[frame]
+            }
+        }
+    }
+}

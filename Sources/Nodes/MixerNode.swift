@@ -1,0 +1,84 @@
+import NodeKit
+
+/// Sums `inputs` mono inputs and applies a smoothed gain to the sum.
+public final class MixerNode: AudioNode {
+    enum Parameter {
+        static let gain = 0
+    }
+
+    /// A plain `Float`, so the audio thread's fallback never touches a spec holding `String`s.
+    static let defaultGain: Float = 1
+
+    static let gainSpec = ParameterSpec(name: "gain", displayName: "Gain", range: 0...8,
+                                        defaultValue: defaultGain, unit: .linearGain)
+    static let inputsSpec = ConfigurationSpec(name: "inputs", displayName: "Inputs",
+                                              range: 1...64, defaultValue: 2)
+
+    /// `builtin:mixer`: inputs `in_1`…`in_N` (N from the `inputs` configuration), one output.
+    public static let nodeType = NodeType(
+        id: "builtin:mixer",
+        displayName: "Mixer",
+        summary: "Sums its inputs and applies a linear gain to the sum.",
+        parameters: [gainSpec],
+        configuration: [inputsSpec],
+        layout: { configuration in layout(inputs: inputCount(configuration)) },
+        make: { configuration in MixerNode(inputs: inputCount(configuration)) }
+    )
+
+    /// The ports of a mixer with `inputs` inputs.
+    public static func layout(inputs: Int) -> NodeLayout {
+        NodeLayout(
+            inputs: (0..<max(inputs, 0)).map { .input("in_\($0 + 1)", "Input \($0 + 1)") },
+            outputs: [.output("out", "Output")]
+        )
+    }
+
+    /// The configured number of inputs, clamped into `inputsSpec.range` in case the validator
+    /// was bypassed; the layout and the node always agree because both come from here.
+    private static func inputCount(_ configuration: NodeConfiguration) -> Int {
+        let requested = configuration.value(inputsSpec.name, default: inputsSpec.defaultValue)
+        return min(max(requested, inputsSpec.range.lowerBound), inputsSpec.range.upperBound)
+    }
+
+    /// The number of inputs this node sums.
+    public let inputCount: Int
+
+    public init(inputs: Int = 2) {
+        self.inputCount = max(inputs, 0)
+    }
+
+    /// - Realtime: safe. The output may be the first input's own buffer.
+    public func process(_ context: ProcessContext) {
+        guard context.outputs.count > 0, let output = context.outputs[0].baseAddress else { return }
+        let frames = context.frames
+        let count = min(inputCount, context.inputs.count)
+        guard count > 0, let first = context.inputs[0].baseAddress else {
+            output.update(repeating: 0, count: frames)
+            return
+        }
+        if first != UnsafePointer(output) {
+            output.update(from: first, count: frames)
+        }
+        for index in 1..<count {
+            guard let input = context.inputs[index].baseAddress else { continue }
+            for frame in 0..<frames {
+                output[frame] += input[frame]
+            }
+        }
+
+        let gain = context.parameters.count > Parameter.gain
+            ? context.parameters[Parameter.gain] : .constant(Self.defaultGain)
+        if gain.isSteady {
+            let value = gain.end
+            // Multiplying by exactly 1 changes nothing, so skip the pass.
+            guard value != 1 else { return }
+            for frame in 0..<frames {
+                output[frame] *= value
+            }
+        } else {
+            for frame in 0..<frames {
+                output[frame] *= gain[frame]
+            }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import NodeKit
+
+/// Copies its input to its output unchanged: a named junction in a graph.
+public final class PassthroughNode: AudioNode {
+    /// `builtin:passthrough`: one input, one output, no parameters.
+    public static let nodeType = NodeType(
+        id: "builtin:passthrough",
+        displayName: "Passthrough",
+        summary: "Copies its input to its output unchanged.",
+        layout: { _ in
+            NodeLayout(inputs: [.input("in", "Input")], outputs: [.output("out", "Output")])
+        },
+        make: { _ in PassthroughNode() }
+    )
+
+    public init() {}
+
+    /// - Realtime: safe. The output may be the input's own buffer.
+    public func process(_ context: ProcessContext) {
+        guard context.outputs.count > 0, let output = context.outputs[0].baseAddress else { return }
+        let frames = context.frames
+        guard context.inputs.count > 0, let input = context.inputs[0].baseAddress else {
+            output.update(repeating: 0, count: frames)
+            return
+        }
+        if input != UnsafePointer(output) {
+            output.update(from: input, count: frames)
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// The `iaa` command: one subcommand per file, modelled on the JACK and PipeWire tools.
+@main
+struct IAA: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "iaa",
+        abstract: "An inter-app audio routing graph engine on JACK.",
+        discussion: """
+            Loads graph files (iaa-graph/1) that describe apps and their connections, runs them as one \
+            JACK client, validates them and renders them offline.
+            """,
+        version: "0.1.0",
+        subcommands: [Run.self, Validate.self, Render.self])
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import Engine
+
+/// `iaa run GRAPH`: the engine in the foreground.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a graph as a JACK client until Ctrl-C.",
+        discussion: """
+            Every app port becomes a JACK port CLIENT:APP.PORT. When no JACK server is running and none \
+            is named (-s or JACK_DEFAULT_SERVER), a dummy-driver server is started for the engine's lifetime.
+            """)
+
+    @Argument(help: "The graph file.", completion: .file(extensions: ["json"]))
+    var graph: String
+
+    @Option(name: [.short, .customLong("server")], help: "JACK server name (default: $JACK_DEFAULT_SERVER, else JACK's default).")
+    var server: String?
+
+    @Option(name: [.short, .customLong("name")], help: "JACK client name (default: the graph's jack.client, else iaa).")
+    var name: String?
+
+    func run() throws {
+        let code = LiveEngine(options: .init(graphPath: graph, serverName: server, clientName: name)).run()
+        if code != 0 { throw ExitCode(code) }
+    }
+}

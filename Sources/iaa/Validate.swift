@@ -1,0 +1,37 @@
+import ArgumentParser
+import AudioGraph
+import Engine
+
+/// `iaa validate GRAPH…`: every error, located, in the form compilers use.
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check graph files and print every error with file:line:column and a hint.",
+        discussion: "Exits 1 when any file has an error. Warnings do not fail.")
+
+    @Argument(help: "Graph files.", completion: .file(extensions: ["json"]))
+    var graphs: [String]
+
+    @Flag(help: "Print the diagnostics as one JSON array on stdout.")
+    var json = false
+
+    func validate() throws {
+        if graphs.isEmpty { throw ValidationError("name at least one graph file") }
+    }
+
+    func run() throws {
+        var failed = false
+        var all: [Diagnostic] = []
+        for path in graphs {
+            let result = GraphLoading.load(path)
+            all += result.diagnostics
+            if result.graph == nil { failed = true }
+            guard !json else { continue }
+            if !result.diagnostics.isEmpty { StandardError.write(GraphLoading.report(result)) }
+            if let graph = result.graph {
+                print("\(path): valid (\(graph.apps.count) apps, \(graph.connections.count) connections, \(graph.externalConnections.count) JACK connections)")
+            }
+        }
+        if json { print("[" + all.map(\.json).joined(separator: ",") + "]") }
+        if failed { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,38 @@
+import AudioGraph
+import Nodes
+import Testing
+
+/// Each `Tests/Fixtures/graphs/invalid/NAME.json` pairs with `NAME.expected`, its first error line.
+@Suite("Graph file fixtures")
+struct GraphFixtureTests {
+    static let invalidFixtures = TestSupport.jsonFiles(in: "Tests/Fixtures/graphs/invalid")
+    static let validGraphs = TestSupport.jsonFiles(in: "graphs") + TestSupport.jsonFiles(in: "Tests/Fixtures/graphs/valid")
+
+    @Test("there are fixtures to check")
+    func fixturesExist() {
+        #expect(Self.invalidFixtures.count >= 15)
+        #expect(Self.validGraphs.count >= 3)
+    }
+
+    @Test("each invalid fixture reports its expected first error", arguments: invalidFixtures)
+    func invalidFixture(path: String) throws {
+        let expectedPath = String(path.dropLast(".json".count)) + ".expected"
+        let expected = try #require(TestSupport.read(expectedPath), "missing \(expectedPath)")
+            .split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init)
+        for registry in [TestSupport.registry, BuiltinNodes.registry] {
+            let result = TestSupport.load(path, registry: registry)
+            #expect(result.graph == nil)
+            #expect(result.errors.first?.headline == expected)
+        }
+    }
+
+    @Test("every example graph and valid fixture validates with no error", arguments: validGraphs)
+    func validGraph(path: String) {
+        for registry in [TestSupport.registry, BuiltinNodes.registry] {
+            let result = TestSupport.load(path, registry: registry)
+            #expect(result.errors.map(\.formatted) == [])
+            #expect(result.warnings.map(\.formatted) == [])
+            #expect(result.graph != nil)
+        }
+    }
+}

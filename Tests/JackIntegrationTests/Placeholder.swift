@@ -1,0 +1,1 @@
+// Placeholder until JackIntegrationTests is written.

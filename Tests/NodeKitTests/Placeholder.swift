@@ -1,0 +1,1 @@
+// Placeholder until NodeKitTests is written.

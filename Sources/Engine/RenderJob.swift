@@ -20,8 +20,16 @@ public struct RenderJob {
         self.seconds = seconds
     }
 
-    /// Renders and returns the number of frames written; `progress` gets the fraction done.
-    public func run(progress: (Double) -> Void) throws -> Int {
+    /// What the render did.
+    public struct Summary {
+        public let frames: Int
+        public let cycles: Int
+        /// The real-time counter's totals when IAA_RT_PROBE=1 and the counter is preloaded.
+        public let probeCounts: (mallocs: Int, retains: Int)?
+    }
+
+    /// Renders and says what it did; `progress` gets the fraction done.
+    public func run(progress: (Double) -> Void) throws -> Summary {
         let loaded = GraphLoading.load(graphPath)
         guard let graph = loaded.graph else {
             throw EngineError(code: .invalidGraph, message: GraphLoading.report(loaded))
@@ -40,7 +48,7 @@ public struct RenderJob {
         } catch let error as AudioFileError {
             throw EngineError(code: .io, message: "\(error)")
         }
-        return frames
+        return Summary(frames: frames, cycles: backend.cycleCount, probeCounts: backend.probeCounts)
     }
 
     /// Where each channel of the file comes from: `--port`s, else the graph's playback connections.

@@ -8,6 +8,8 @@ public final class OfflineBackend: AudioBackend {
     public let maximumFrames: Int
     public let exchange = PlanExchange()
     public private(set) var sampleTime: Int64 = 0
+    /// Cycles rendered so far.
+    public private(set) var cycleCount = 0
     private let probe: RealtimeProbe
 
     public init(sampleRate: Double = 48_000, blockSize: Int = 256, probe: RealtimeProbe = .disabled) {
@@ -16,6 +18,9 @@ public final class OfflineBackend: AudioBackend {
         self.maximumFrames = blockSize
         self.probe = probe
     }
+
+    /// The real-time counter's totals when the probe is armed (IAA_RT_PROBE=1).
+    public var probeCounts: (mallocs: Int, retains: Int)? { probe.counts() }
 
     public func install(_ plan: RenderPlan) {
         precondition(plan.maximumFrames >= maximumFrames, "plan compiled for smaller cycles")
@@ -36,6 +41,7 @@ public final class OfflineBackend: AudioBackend {
         probe.end()
         guard rendered else { return nil }
         sampleTime &+= Int64(frames)
+        cycleCount += 1
         return exchange.currentPlan
     }
 }

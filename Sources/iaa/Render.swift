@@ -61,9 +61,12 @@ struct Render: ParsableCommand {
         job.format = format.sampleFormat
         let progress = Progress(seconds: duration.seconds, terminal: StandardError.isTerminal)
         do {
-            let frames = try job.run(progress: progress.update)
+            let summary = try job.run(progress: progress.update)
             progress.finish()
-            StandardError.write("iaa: wrote \(output) (\(frames) frames, \(duration.seconds) s at \(rate) Hz)")
+            StandardError.write("iaa: wrote \(output) (\(summary.frames) frames, \(duration.seconds) s at \(rate) Hz)")
+            if let counts = summary.probeCounts {
+                StandardError.write("iaa: rt-probe: \(counts.mallocs) mallocs, \(counts.retains) retains on the audio thread in \(summary.cycles) cycles")
+            }
         } catch let error as EngineError {
             progress.finish()
             StandardError.write(error.code == .invalidGraph ? error.message : "iaa: \(error)")

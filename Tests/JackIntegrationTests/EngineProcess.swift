@@ -1,0 +1,56 @@
+import Foundation
+
+/// A running `iaa run` under test: started, waited for until its ports exist, stopped with SIGTERM.
+final class EngineProcess {
+    let process = Process()
+    let client: String
+    private let stderrFile: URL
+
+    /// Starts `iaa run GRAPH -n CLIENT` and returns once JACK lists the client's first port.
+    init(graph: String, client: String, binary: String = JackHarness.debugBinary,
+         environment: [String: String] = [:]) throws {
+        self.client = client
+        stderrFile = FileManager.default.temporaryDirectory.appendingPathComponent("iaa-\(client)-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["run", graph, "-n", client]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: stderrFile)
+        try process.run()
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            if try jackPorts().contains(where: { $0.hasPrefix("\(client):") }) { return }
+            if !process.isRunning { break }
+            usleep(50_000)
+        }
+        let log = stderr
+        process.terminate()
+        throw EngineProcessError(message: "iaa run \(graph) -n \(client) did not register ports within 15 s; stderr:\n\(log)")
+    }
+
+    /// What the engine wrote on stderr so far.
+    var stderr: String {
+        (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
+    }
+
+    /// Sends SIGTERM and waits; returns the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+        }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: stderrFile)
+    }
+}
+
+struct EngineProcessError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

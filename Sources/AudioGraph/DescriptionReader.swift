@@ -30,6 +30,9 @@ struct DescriptionReader {
     }
 
     /// The description, or nil when the document is not even an object.
+    ///
+    /// Required keys inside apps and connections are checked by the ``Validator``, which also
+    /// sees descriptions built in code; the top-level ones are checked here.
     mutating func read(_ root: JSONNode) -> GraphDescription? {
         guard let object = object(root, at: "", what: "a graph", keys: Keys.graph) else { return nil }
         let schema = object.string("$schema", &sink)
@@ -66,8 +69,8 @@ struct DescriptionReader {
 
     private mutating func readApp(_ node: JSONNode, at pointer: String) -> AppDescription? {
         guard let object = object(node, at: pointer, what: "an app", keys: Keys.app) else { return nil }
-        var app = AppDescription(id: object.string("id", &sink, required: true), role: object.string("role", &sink),
-                                 plugin: object.string("plugin", &sink, required: true), pointer: pointer)
+        var app = AppDescription(id: object.string("id", &sink), role: object.string("role", &sink),
+                                 plugin: object.string("plugin", &sink), pointer: pointer)
         if let params = object.member("params") {
             if let members = params.members {
                 for member in members {
@@ -103,8 +106,8 @@ struct DescriptionReader {
 
     private mutating func readConnection(_ node: JSONNode, at pointer: String) -> ConnectionDescription? {
         guard let object = object(node, at: pointer, what: "a connection", keys: Keys.connection) else { return nil }
-        var connection = ConnectionDescription(from: object.string("from", &sink, required: true),
-                                               to: object.string("to", &sink, required: true), pointer: pointer)
+        var connection = ConnectionDescription(from: object.string("from", &sink),
+                                               to: object.string("to", &sink), pointer: pointer)
         if let gain = object.member("gain") {
             connection.gain = readValue(gain, at: pointer + "/gain")
         }
@@ -119,8 +122,8 @@ struct DescriptionReader {
                 let pointer = JSONPointer.appending("/jack/connections", index)
                 guard let connection = self.object(element, at: pointer, what: "a JACK connection",
                                                    keys: Keys.jackConnection) else { return nil }
-                return JackConnectionDescription(from: connection.string("from", &sink, required: true),
-                                                 to: connection.string("to", &sink, required: true), pointer: pointer)
+                return JackConnectionDescription(from: connection.string("from", &sink),
+                                                 to: connection.string("to", &sink), pointer: pointer)
             }
         }
         return jack

@@ -150,9 +150,14 @@ private struct NodeConverter {
             }
             var members: [JSONNode.Member] = []
             for (key, value) in mapping {
-                guard case .scalar(let keyScalar) = key, !strict || keyScalar.style == .doubleQuoted else {
-                    report(key.mark, pointer, "object keys must be double-quoted strings", hint: "write the key in double quotes")
+                guard case .scalar(let keyScalar) = key else {
+                    report(key.mark, pointer, "object keys must be strings")
                     continue
+                }
+                // An unquoted key is reported but kept, so that it does not also read as missing.
+                if strict, keyScalar.style != .doubleQuoted {
+                    report(key.mark, pointer, "object keys must be double-quoted strings",
+                           hint: "write \(JSONText.quoted(keyScalar.string))")
                 }
                 let memberPointer = JSONPointer.appending(pointer, keyScalar.string)
                 members.append(JSONNode.Member(key: keyScalar.string, keyLocation: Self.location(key.mark),

@@ -118,7 +118,11 @@ struct JSONTextScanner {
     }
 
     private mutating func comma(at location: SourceLocation) {
-        let pointer = currentPointer
+        // The comma belongs to the container, not to the item before it.
+        let pointer: String = switch stack.last {
+        case .object(let base, _, _, _), .array(let base, _): base
+        case nil: ""
+        }
         switch stack.last {
         case .object(let base, let keys, _, _):
             stack[stack.count - 1] = .object(pointer: base, keys: keys, currentKey: nil, expectingKey: true)

@@ -4,18 +4,26 @@ public enum Suggestion {
     ///
     /// Close enough means a case-insensitive match, or an edit distance of at most a third of the
     /// word's length (at least 1, at most 3); ties go to the earlier candidate so output is stable.
+    /// Candidates that differ only in their digits are not suggested.
     public static func closest(to word: String, in candidates: [String]) -> String? {
         let lowered = word.lowercased()
         if let match = candidates.first(where: { $0.lowercased() == lowered }) { return match }
         let limit = min(3, max(1, word.count / 3))
         var best: (candidate: String, distance: Int)?
+        let skeleton = withoutDigits(lowered)
         for candidate in candidates {
+            // `in_9` for `in_1` is a numbering question, not a typo; the listing answers it better.
+            if withoutDigits(candidate.lowercased()) == skeleton { continue }
             let distance = editDistance(lowered, candidate.lowercased())
             if distance <= limit, distance < (best?.distance ?? Int.max) {
                 best = (candidate, distance)
             }
         }
         return best?.candidate
+    }
+
+    private static func withoutDigits(_ text: String) -> String {
+        String(text.unicodeScalars.filter { !("0"..."9").contains($0) })
     }
 
     /// `did you mean "x"?`, or nil when nothing is close.

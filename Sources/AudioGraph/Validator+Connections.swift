@@ -3,6 +3,8 @@ import NodeKit
 extension Validator {
     /// Checks one internal connection and records it with its dependency between apps.
     mutating func resolve(_ connection: ConnectionDescription) {
+        if connection.from == nil { requireKey("from", of: connection.pointer) }
+        if connection.to == nil { requireKey("to", of: connection.pointer) }
         let from = connection.from.flatMap { port($0, direction: .output, at: connection.pointer + "/from", side: "from") }
         let to = connection.to.flatMap { port($0, direction: .input, at: connection.pointer + "/to", side: "to") }
         let gain = connection.gain.flatMap { self.gain($0, at: connection.pointer + "/gain") }

@@ -41,6 +41,8 @@ extension Validator {
 
     /// Checks one `jack.connections` entry and records it as an ``ExternalConnection``.
     mutating func resolve(_ connection: JackConnectionDescription) {
+        if connection.from == nil { requireKey("from", of: connection.pointer) }
+        if connection.to == nil { requireKey("to", of: connection.pointer) }
         guard let fromText = connection.from, let toText = connection.to else { return }
         let fromPointer = connection.pointer + "/from", toPointer = connection.pointer + "/to"
         let from = side(fromText, at: fromPointer, role: "from")

@@ -64,8 +64,18 @@ public struct Validator {
         }
     }
 
+    /// Reports `key` of the object at `pointer` as missing, unless the file wrote it with the wrong
+    /// type (already reported while reading).
+    mutating func requireKey(_ key: String, of pointer: String) {
+        let keyPointer = JSONPointer.appending(pointer, key)
+        guard description.sourceMap.values[keyPointer] == nil else { return }
+        sink.error(.missingKey, at: keyPointer, "missing required key \"\(key)\"")
+    }
+
     private mutating func resolve(_ app: AppDescription) {
         let index = apps.count
+        if app.id == nil { requireKey("id", of: app.pointer) }
+        if app.plugin == nil { requireKey("plugin", of: app.pointer) }
         let id = checkId(app)
         if let id, appIndex[id] == nil { appIndex[id] = index }
         var role = AppRole.app

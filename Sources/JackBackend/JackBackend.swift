@@ -1,6 +1,9 @@
 import AudioGraph
 import CJack
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs plans inside one JACK client: registers every exposed app port as `CLIENT:APP.PORT` with
 /// patchbay metadata, renders in JACK's process callback, and makes external connections.
@@ -24,11 +27,8 @@ public final class JackBackend: AudioBackend {
 
     /// Opens the client with an exact name and never starts a server (CONVENTIONS.md).
     public init(clientName: String, serverName: String?, probe: RealtimeProbe = .disabled) throws(JackError) {
-        var status = jack_status_t(0)
-        let options = jack_options_t(JackNoStartServer.rawValue | JackUseExactName.rawValue)
-        guard let client = CJack_client_open(clientName, options, &status, serverName) else {
-            throw JackError.openFailed(client: clientName, server: serverName, status: status)
-        }
+        JackBackend.quietLibraryMessages()
+        let client = try JackBackend.open(clientName, serverName: serverName)
         self.client = client
         self.clientName = String(cString: jack_get_client_name(client))
         self.serverName = serverName
@@ -40,6 +40,36 @@ public final class JackBackend: AudioBackend {
 
     deinit {
         close()
+    }
+
+    /// Opens a client, telling a taken name from a missing server: jack2 reports both as a server
+    /// failure, so when a throwaway name connects, the real name is tried once more before it is
+    /// called taken (the server may just have come up).
+    static func open(_ clientName: String, serverName: String?) throws(JackError) -> OpaquePointer {
+        let options = jack_options_t(JackNoStartServer.rawValue | JackUseExactName.rawValue)
+        var status = jack_status_t(0)
+        if let client = CJack_client_open(clientName, options, &status, serverName) { return client }
+        let error = JackError.openFailed(client: clientName, server: serverName, status: status)
+        guard error.code == .serverNotRunning, serverAnswers(serverName) else { throw error }
+        if let client = CJack_client_open(clientName, options, &status, serverName) { return client }
+        throw JackError.openFailed(client: clientName, server: serverName,
+                                   status: jack_status_t(JackNameNotUnique.rawValue | JackFailure.rawValue))
+    }
+
+    /// True when a client under a throwaway name can connect to the server.
+    static func serverAnswers(_ serverName: String?) -> Bool {
+        var status = jack_status_t(0)
+        let options = jack_options_t(JackNoStartServer.rawValue | JackUseExactName.rawValue)
+        guard let probe = CJack_client_open("iaa-probe-\(getpid())", options, &status, serverName) else { return false }
+        jack_client_close(probe)
+        return true
+    }
+
+    /// libjack prints its own lines ("Cannot connect to server socket …") on stderr; our errors say
+    /// what happened and what to do, so those lines are only noise for users.
+    static func quietLibraryMessages() {
+        jack_set_error_function { _ in }
+        jack_set_info_function { _ in }
     }
 
     // MARK: Plans and ports

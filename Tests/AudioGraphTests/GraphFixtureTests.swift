@@ -2,7 +2,9 @@ import AudioGraph
 import Nodes
 import Testing
 
-/// Each `Tests/Fixtures/graphs/invalid/NAME.json` pairs with `NAME.expected`, its first error line.
+/// Each `Tests/Fixtures/graphs/invalid/NAME.json` pairs with `NAME.expected`: its first error as
+/// `iaa validate` prints it, the GCC-form line and, when there is one, the `  hint:` line (where
+/// "did you mean" suggestions live).
 @Suite("Graph file fixtures")
 struct GraphFixtureTests {
     static let invalidFixtures = TestSupport.jsonFiles(in: "Tests/Fixtures/graphs/invalid")
@@ -18,11 +20,11 @@ struct GraphFixtureTests {
     func invalidFixture(path: String) throws {
         let expectedPath = String(path.dropLast(".json".count)) + ".expected"
         let expected = try #require(TestSupport.read(expectedPath), "missing \(expectedPath)")
-            .split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init)
+            .split(separator: "\n", omittingEmptySubsequences: true).joined(separator: "\n")
         for registry in [TestSupport.registry, BuiltinNodes.registry] {
             let result = TestSupport.load(path, registry: registry)
             #expect(result.graph == nil)
-            #expect(result.errors.first?.headline == expected)
+            #expect(result.errors.first?.formatted == expected)
         }
     }
 

@@ -11,7 +11,7 @@ final class EngineProcess {
          environment: [String: String] = [:]) throws {
         self.client = client
         stderrFile = FileManager.default.temporaryDirectory.appendingPathComponent("iaa-\(client)-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["run", graph, "-n", client]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -40,11 +40,14 @@ struct CommandResult {
 
 /// Runs a command to completion (JACK's tools: jack_lsp, jack_connect, jack_rec).
 @discardableResult
-func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                removing: [String] = []) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/\(executable)")
     process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    var merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    for key in removing { merged[key] = nil }
+    process.environment = merged
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

@@ -1,1 +1,0 @@
-// Placeholder until AudioGraphTests is written.

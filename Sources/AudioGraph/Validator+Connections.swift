@@ -62,7 +62,10 @@ extension Validator {
         }
         sink.error(.unknownPort, at: pointer,
                    "app \(JSONText.quoted(reference.app)) has no \(direction.rawValue) \(JSONText.quoted(reference.port)) (\(Self.list(ports, direction, of: nil)))",
-                   hint: Suggestion.hint(for: reference.port, in: ports.map(\.name)))
+                   hint: Suggestion.hint(for: reference.port, in: ports.map(\.name))
+                       ?? (ports.isEmpty
+                           ? "connect a different app, or choose a node type that has \(direction.rawValue)s"
+                           : "use one of the \(direction.rawValue)s listed, or configure the app to have more (a mixer's \"inputs\")"))
         return nil
     }
 

@@ -6,7 +6,8 @@ final class EngineProcess {
     let client: String
     private let stderrFile: URL
 
-    /// Starts `iaa run GRAPH -n CLIENT` and returns once JACK lists the client's first port.
+    /// Starts `iaa run GRAPH -n CLIENT` and returns once the engine says it is running (ports,
+    /// metadata and connections are in place by then) and JACK lists its ports.
     init(graph: String, client: String, binary: String = JackHarness.debugBinary,
          environment: [String: String] = [:]) throws {
         self.client = client
@@ -20,13 +21,13 @@ final class EngineProcess {
         try process.run()
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
-            if try jackPorts().contains(where: { $0.hasPrefix("\(client):") }) { return }
+            if stderr.contains("iaa: running"), try jackPorts().contains(where: { $0.hasPrefix("\(client):") }) { return }
             if !process.isRunning { break }
             usleep(50_000)
         }
         let log = stderr
         process.terminate()
-        throw EngineProcessError(message: "iaa run \(graph) -n \(client) did not register ports within 15 s; stderr:\n\(log)")
+        throw EngineProcessError(message: "iaa run \(graph) -n \(client) did not report running with its ports within 15 s; stderr:\n\(log)")
     }
 
     /// What the engine wrote on stderr so far.

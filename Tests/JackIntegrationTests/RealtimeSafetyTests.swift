@@ -1,68 +1,70 @@
 import Foundation
 import Testing
 
-/// Proves the audio thread's rule: no heap allocation and no retain while a graph plays.
-///
-/// The engine arms an LD_PRELOAD counter (tools/rt-counter.c) around every cycle when
-/// IAA_RT_PROBE=1, and prints the totals when it stops.
-@Suite("The audio thread is real-time safe", .serialized, .enabled(if: JackHarness.server != nil, "needs the private JACK server that tools/test starts"))
-struct RealtimeSafetyTests {
-    /// Builds the counter library into a temporary directory.
-    static func buildCounter() throws -> String {
-        let directory = try JackHarness.temporaryDirectory()
-        let library = directory.appendingPathComponent("librtcounter.so").path
-        let build = try runCommand("/usr/bin/cc", ["-O2", "-shared", "-fPIC", "-o", library,
-                                                   JackHarness.path("tools/rt-counter.c"), "-ldl"])
-        guard build.status == 0 else { throw EngineProcessError(message: "cc failed: \(build.stderr)") }
-        return library
-    }
+extension JackIntegration {
+    /// Proves the audio thread's rule: no heap allocation and no retain while a graph plays.
+    ///
+    /// The engine arms an LD_PRELOAD counter (tools/rt-counter.c) around every cycle when
+    /// IAA_RT_PROBE=1, and prints the totals when it stops.
+    @Suite("The audio thread is real-time safe", .serialized, .enabled(if: JackHarness.server != nil, "needs the private JACK server that tools/test starts"))
+    struct RealtimeSafetyTests {
+        /// Builds the counter library into a temporary directory.
+        static func buildCounter() throws -> String {
+            let directory = try JackHarness.temporaryDirectory()
+            let library = directory.appendingPathComponent("librtcounter.so").path
+            let build = try runCommand("/usr/bin/cc", ["-O2", "-shared", "-fPIC", "-o", library,
+                                                       JackHarness.path("tools/rt-counter.c"), "-ldl"])
+            guard build.status == 0 else { throw EngineProcessError(message: "cc failed: \(build.stderr)") }
+            return library
+        }
 
-    /// `rt-probe: M mallocs, R retains on the audio thread in C cycles` → (M, R, C).
-    static func parseProbe(_ log: String) -> (mallocs: Int, retains: Int, cycles: Int)? {
-        guard let line = log.split(separator: "\n").first(where: { $0.contains("rt-probe:") }) else { return nil }
-        let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        guard numbers.count >= 3 else { return nil }
-        return (numbers[0], numbers[1], numbers[numbers.count - 1])
-    }
+        /// `rt-probe: M mallocs, R retains on the audio thread in C cycles` → (M, R, C).
+        static func parseProbe(_ log: String) -> (mallocs: Int, retains: Int, cycles: Int)? {
+            guard let line = log.split(separator: "\n").first(where: { $0.contains("rt-probe:") }) else { return nil }
+            let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            guard numbers.count >= 3 else { return nil }
+            return (numbers[0], numbers[1], numbers[numbers.count - 1])
+        }
 
-    func playAndCount(binary: String, client: String) throws -> (mallocs: Int, retains: Int, cycles: Int) {
-        let library = try Self.buildCounter()
-        let engine = try EngineProcess(graph: JackHarness.path("graphs/demo.json"), client: client, binary: binary,
-                                       environment: ["IAA_RT_PROBE": "1", "LD_PRELOAD": library])
-        // Something connected at both ends, so the cycle fetches JACK buffers too.
-        _ = try runCommand("jack_connect", ["system:capture_1", "\(client):tone-gain.in"])
-        usleep(1_500_000)
-        #expect(engine.stop() == 0)
-        return try #require(Self.parseProbe(engine.stderr), "no rt-probe line in:\n\(engine.stderr)")
-    }
+        func playAndCount(binary: String, client: String) throws -> (mallocs: Int, retains: Int, cycles: Int) {
+            let library = try Self.buildCounter()
+            let engine = try EngineProcess(graph: JackHarness.path("graphs/demo.json"), client: client, binary: binary,
+                                           environment: ["IAA_RT_PROBE": "1", "LD_PRELOAD": library])
+            // Something connected at both ends, so the cycle fetches JACK buffers too.
+            _ = try runCommand("jack_connect", ["system:capture_1", "\(client):tone-gain.in"])
+            usleep(1_500_000)
+            #expect(engine.stop() == 0)
+            return try #require(Self.parseProbe(engine.stderr), "no rt-probe line in:\n\(engine.stderr)")
+        }
 
-    @Test("a release build makes zero heap allocations and zero retains on the audio thread while a graph plays")
-    func releaseBuildIsClean() throws {
-        let counts = try playAndCount(binary: JackHarness.releaseBinary, client: "t-rt")
-        #expect(counts.cycles > 100, "only \(counts.cycles) cycles ran")
-        #expect(counts.mallocs == 0)
-        #expect(counts.retains == 0)
-    }
+        @Test("a release build makes zero heap allocations and zero retains on the audio thread while a graph plays")
+        func releaseBuildIsClean() throws {
+            let counts = try playAndCount(binary: JackHarness.releaseBinary, client: "t-rt")
+            #expect(counts.cycles > 100, "only \(counts.cycles) cycles ran")
+            #expect(counts.mallocs == 0)
+            #expect(counts.retains == 0)
+        }
 
-    @Test("the counter does count on the audio thread (a debug build retains there)")
-    func counterSeesDebugRetains() throws {
-        let counts = try playAndCount(binary: JackHarness.debugBinary, client: "t-rt-debug")
-        #expect(counts.cycles > 100)
-        #expect(counts.retains > 0, "the probe saw nothing; it would not catch a real retain either")
-    }
+        @Test("the counter does count on the audio thread (a debug build retains there)")
+        func counterSeesDebugRetains() throws {
+            let counts = try playAndCount(binary: JackHarness.debugBinary, client: "t-rt-debug")
+            #expect(counts.cycles > 100)
+            #expect(counts.retains > 0, "the probe saw nothing; it would not catch a real retain either")
+        }
 
-    @Test("offline rendering of the same plan is clean too (release build)")
-    func offlineRenderIsClean() throws {
-        let library = try Self.buildCounter()
-        let directory = try JackHarness.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try runCommand(JackHarness.releaseBinary,
-                                    ["render", JackHarness.path("graphs/demo.json"), "-o", directory.appendingPathComponent("x.wav").path, "-d", "2"],
-                                    environment: ["IAA_RT_PROBE": "1", "LD_PRELOAD": library])
-        #expect(result.status == 0, "\(result.stderr)")
-        let counts = try #require(Self.parseProbe(result.stderr), "no rt-probe line in:\n\(result.stderr)")
-        #expect(counts.cycles == 375)
-        #expect(counts.mallocs == 0)
-        #expect(counts.retains == 0)
+        @Test("offline rendering of the same plan is clean too (release build)")
+        func offlineRenderIsClean() throws {
+            let library = try Self.buildCounter()
+            let directory = try JackHarness.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let result = try runCommand(JackHarness.releaseBinary,
+                                        ["render", JackHarness.path("graphs/demo.json"), "-o", directory.appendingPathComponent("x.wav").path, "-d", "2"],
+                                        environment: ["IAA_RT_PROBE": "1", "LD_PRELOAD": library])
+            #expect(result.status == 0, "\(result.stderr)")
+            let counts = try #require(Self.parseProbe(result.stderr), "no rt-probe line in:\n\(result.stderr)")
+            #expect(counts.cycles == 375)
+            #expect(counts.mallocs == 0)
+            #expect(counts.retains == 0)
+        }
     }
 }

@@ -1,0 +1,158 @@
+import Foundation
+import SignalAnalysis
+import Testing
+
+/// What one run of the `iaa` binary did.
+struct CommandResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// Runs the built `iaa` binary from the package root, so graph paths print as given.
+enum IAABinary {
+    /// `$IAA_BIN`, else the debug build in the package's own `.build`.
+    static var path: String {
+        ProcessInfo.processInfo.environment["IAA_BIN"] ?? EngineTestSupport.absolute(".build/debug/iaa")
+    }
+
+    /// Runs `iaa` with `arguments`; fails the test (never skips it) when the binary is missing.
+    static func run(_ arguments: [String]) throws -> CommandResult {
+        let binary = path
+        try #require(FileManager.default.isExecutableFile(atPath: binary),
+                     "no iaa binary at \(binary): run `swift build` first, or set IAA_BIN to the binary to test")
+        let directory = try TemporaryDirectory()
+        let outPath = directory.file("stdout"), errPath = directory.file("stderr")
+        try #require(FileManager.default.createFile(atPath: outPath, contents: nil))
+        try #require(FileManager.default.createFile(atPath: errPath, contents: nil))
+        // Files rather than pipes: a full pipe can never block the child while we wait for it.
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: EngineTestSupport.packageRoot)
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return CommandResult(status: process.terminationStatus,
+                             stdout: try String(contentsOfFile: outPath, encoding: .utf8),
+                             stderr: try String(contentsOfFile: errPath, encoding: .utf8))
+    }
+}
+
+/// The `iaa` command line end to end: exit codes, diagnostics and the files `render` writes.
+@Suite("iaa command line")
+struct CommandLineTests {
+    static let invalid = "Tests/Fixtures/graphs/invalid/unknown-port.json"
+
+    @Test("iaa validate accepts demo.json with exit status 0")
+    func validateValid() throws {
+        let result = try IAABinary.run(["validate", "graphs/demo.json"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("graphs/demo.json: valid"))
+    }
+
+    @Test("iaa validate reports an unknown port at file:line:col with a hint and exits 1")
+    func validateInvalid() throws {
+        let result = try IAABinary.run(["validate", Self.invalid])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("unknown-port.json:"))
+        #expect(result.stderr.contains(/unknown-port\.json:[0-9]+:[0-9]+: error\[unknownPort\]/),
+                "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("\n  hint:"), "stderr: \(result.stderr)")
+    }
+
+    @Test("iaa validate --json prints a parseable array of located diagnostics")
+    func validateJSON() throws {
+        let result = try IAABinary.run(["validate", "--json", Self.invalid])
+        #expect(result.status == 1)
+        let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+        let diagnostics = try #require(parsed as? [[String: Any]], "stdout: \(result.stdout)")
+        let first = try #require(diagnostics.first)
+        for key in ["file", "line", "column", "pointer", "code", "message"] {
+            #expect(first[key] != nil && !(first[key] is NSNull), "missing \(key)")
+        }
+        #expect(first["file"] as? String == Self.invalid)
+        #expect(first["code"] as? String == "unknownPort")
+        #expect(first["pointer"] as? String == "/connections/0/to")
+        #expect((first["line"] as? Int).map { $0 > 0 } == true)
+        #expect((first["column"] as? Int).map { $0 > 0 } == true)
+    }
+
+    @Test("iaa render -d 1 writes 48000 frames of 2 channels")
+    func renderOneSecond() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.file("T.wav")
+        let result = try IAABinary.run(["render", "graphs/demo.json", "-o", output, "-d", "1"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let file = try RenderedFile(path: output)
+        #expect(file.frames == 48_000)
+        #expect(file.channels.count == 2)
+        #expect(file.sampleRate == 48_000)
+        #expect(file.isFinite)
+    }
+
+    @Test("iaa render of an invalid graph exits 1 and writes no file")
+    func renderInvalid() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.file("T.wav")
+        let result = try IAABinary.run(["render", Self.invalid, "-o", output, "-d", "1"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("error[unknownPort]"))
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test("iaa render --port tone:out writes one channel at 440 Hz")
+    func renderChosenPort() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.file("T.wav")
+        let result = try IAABinary.run(["render", "graphs/demo.json", "-o", output, "-d", "0.25", "--port", "tone:out"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let file = try RenderedFile(path: output)
+        #expect(file.channels.count == 1)
+        #expect(file.frames == 12_000)
+        let channel = try #require(file.channels.first)
+        let frequency = try #require(SignalAnalysis.estimateFrequency(samples: channel, sampleRate: 48_000))
+        #expect(abs(frequency - 440) < 0.5)
+        #expect(abs(SignalAnalysis.peak(channel) - 0.5) < 0.001, "the oscillator itself, before tone-gain")
+    }
+
+    @Test("iaa render honours -d 500ms")
+    func renderMilliseconds() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.file("T.wav")
+        let result = try IAABinary.run(["render", "graphs/demo.json", "-o", output, "-d", "500ms"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(try RenderedFile(path: output).frames == 24_000)
+    }
+
+    @Test("iaa render honours -r 44100 -p 128")
+    func renderRateAndPeriod() throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.file("T.wav")
+        let result = try IAABinary.run(["render", "graphs/demo.json", "-o", output, "-d", "0.5", "-r", "44100", "-p", "128"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let file = try RenderedFile(path: output)
+        #expect(file.sampleRate == 44_100)
+        #expect(file.frames == 22_050)
+        // The noise in the mix defeats zero crossings; Goertzel over 0.5 s (220 whole periods)
+        // finds the tone at full level only if it kept its pitch at the new rate.
+        let channel = try #require(file.channels.first)
+        let tone = Double(SignalAnalysis.goertzelMagnitude(samples: channel, frequency: 440, sampleRate: 44_100))
+        let expected = 0.5 * EngineTestSupport.linear(decibels: -6)
+        #expect(abs(tone - expected) / expected < 0.02, "the tone keeps its pitch and level at another rate")
+    }
+
+    @Test("iaa render -d nonsense is a usage error: exit 64", arguments: ["nonsense", "0", "-1s", "10xs"])
+    func renderBadDuration(duration: String) throws {
+        let directory = try TemporaryDirectory()
+        let output = directory.file("T.wav")
+        let result = try IAABinary.run(["render", "graphs/demo.json", "-o", output, "-d", duration])
+        #expect(result.status == 64, "stderr: \(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+}

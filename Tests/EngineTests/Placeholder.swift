@@ -1,1 +1,0 @@
-// Placeholder until EngineTests is written.

@@ -1,1 +1,0 @@
-// Placeholder until OfflineBackendTests is written.

@@ -62,6 +62,27 @@ extension JackIntegration {
             #expect(abs(frequency - 1_000) < 1)
         }
 
+        @Test("an outside signal into an input that also has an internal source is summed with it")
+        func outsideSignalIsSummed() throws {
+            let directory = try JackHarness.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let source = try EngineProcess(graph: JackHarness.path("Tests/Fixtures/graphs/live/tone-source.json"), client: "t-src2")
+            defer { source.stop() }
+            // demo.json feeds tone-gain.in from its own 440 Hz tone (0.5) and applies -6 dB.
+            let engine = try EngineProcess(graph: JackHarness.path("graphs/demo.json"), client: "t-sum")
+            defer { engine.stop() }
+            #expect(try runCommand("jack_connect", ["t-src2:tone.out", "t-sum:tone-gain.in"]).status == 0)
+            usleep(200_000)
+            let file = directory.appendingPathComponent("sum.wav").path
+            #expect(try runCommand("jack_rec", ["-f", file, "-d", "1", "t-sum:tone-gain.out"]).status == 0)
+            let steady = Array(try SoundFileReader(path: file).readAll()[0].dropFirst(4_800))
+            let gain = Float(pow(10, -6.0 / 20))
+            let ownTone = SignalAnalysis.goertzelMagnitude(samples: steady, frequency: 440, sampleRate: 48_000)
+            let outside = SignalAnalysis.goertzelMagnitude(samples: steady, frequency: 1_000, sampleRate: 48_000)
+            #expect(abs(ownTone - 0.5 * gain) < 0.5 * gain * 0.02, "440 Hz at \(ownTone)")
+            #expect(abs(outside - 0.5 * gain) < 0.5 * gain * 0.02, "1 kHz at \(outside)")
+        }
+
         @Test("SIGTERM stops the engine cleanly and leaves no port behind")
         func sigtermLeavesNoPort() throws {
             let engine = try EngineProcess(graph: JackHarness.path("graphs/demo.json"), client: "t-term")

@@ -17,9 +17,11 @@ let package = Package(
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .target(name: "NodeKit"),
+        // The audio-session policy: a pure, deterministic state machine (imports nothing).
+        .target(name: "AudioSession"),
         // Measurements of rendered audio (RMS, peak, frequency, steps) for tests and render reports.
         .target(name: "SignalAnalysis"),
-        .target(name: "AudioGraph", dependencies: ["NodeKit", .product(name: "Yams", package: "Yams")]),
+        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", .product(name: "Yams", package: "Yams")]),
         .target(name: "AudioFiles", dependencies: ["CSndfile"]),
         .target(name: "Nodes", dependencies: ["NodeKit", "AudioGraph"]),
         .target(name: "OfflineBackend", dependencies: ["AudioGraph", "AudioFiles"]),
@@ -28,7 +30,7 @@ let package = Package(
         .executableTarget(name: "iaa", dependencies: [
             "Engine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "NodeKitTests", dependencies: ["NodeKit"]),
+        .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession"]),
         // Tests find Tests/Fixtures and graphs/ through #filePath.
         .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "Nodes"]),
         .testTarget(name: "NodesTests", dependencies: ["Nodes", "NodeKit", "SignalAnalysis"]),

@@ -1,3 +1,4 @@
+import AudioSession
 import NodeKit
 
 /// A graph that passed validation: every id resolved, every port exists, no cycle.
@@ -13,14 +14,17 @@ public struct Graph: Sendable {
     public let externalConnections: [ExternalConnection]
     /// App indices in an order where every app comes after the apps that feed it.
     public let order: [Int]
+    /// The graph's `policy` block: duck level, gain ramp time, background task allowance.
+    public let policy: PolicyConfiguration
 
     public init(name: String, apps: [App], connections: [Connection],
-                externalConnections: [ExternalConnection], order: [Int]) {
+                externalConnections: [ExternalConnection], order: [Int], policy: PolicyConfiguration = .init()) {
         self.name = name
         self.apps = apps
         self.connections = connections
         self.externalConnections = externalConnections
         self.order = order
+        self.policy = policy
     }
 
     /// The index of the app called `id`.
@@ -48,15 +52,19 @@ public struct App: Sendable {
     /// Initial value of each of `type.parameters`, in that order, already range-checked.
     public let parameters: [Float]
     public let layout: NodeLayout
+    /// The app's audio session, or nil for a plain processing node (a gain, a mixer) that the
+    /// policy does not manage and that is always audible.
+    public let session: AppSessionSetup?
 
     public init(id: String, role: AppRole, type: NodeType, configuration: NodeConfiguration,
-                parameters: [Float], layout: NodeLayout) {
+                parameters: [Float], layout: NodeLayout, session: AppSessionSetup? = nil) {
         self.id = id
         self.role = role
         self.type = type
         self.configuration = configuration
         self.parameters = parameters
         self.layout = layout
+        self.session = session
     }
 }
 

@@ -1,1 +1,0 @@
-// Placeholder until NodeKitTests is written.

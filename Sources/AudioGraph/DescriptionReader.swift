@@ -5,28 +5,8 @@ struct DescriptionReader {
     private var sourceMap: SourceMap
 
     init(file: String, root: JSONNode) {
-        var map = SourceMap()
-        Self.record(root, pointer: "", into: &map)
-        sourceMap = map
-        sink = DiagnosticSink(file: file, sourceMap: map)
-    }
-
-    private static func record(_ node: JSONNode, pointer: String, into map: inout SourceMap) {
-        map.record(node, at: pointer)
-        switch node.value {
-        case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                record(element, pointer: JSONPointer.appending(pointer, index), into: &map)
-            }
-        case .object(let members):
-            for member in members {
-                let memberPointer = JSONPointer.appending(pointer, member.key)
-                map.recordKey(member.keyLocation, at: memberPointer)
-                record(member.value, pointer: memberPointer, into: &map)
-            }
-        default:
-            break
-        }
+        sourceMap = SourceMap(root: root)
+        sink = DiagnosticSink(file: file, sourceMap: sourceMap)
     }
 
     /// The description, or nil when the document is not even an object.
@@ -55,6 +35,9 @@ struct DescriptionReader {
         }
         if let jack = object.member("jack"), let jackDescription = readJack(jack) {
             description.jack = jackDescription
+        }
+        if let policy = object.member("policy"), let policyDescription = readPolicy(policy) {
+            description.policy = policyDescription
         }
         return description
     }
@@ -85,6 +68,7 @@ struct DescriptionReader {
         }
         app.session = object.node("session", of: "object", &sink) { $0.members != nil }
         app.entitlements = object.strings("entitlements", &sink)
+        app.requires = object.strings("requires", &sink)
         app.backgroundModes = object.strings("backgroundModes", &sink)
         app.component = object.node("component", of: "object", &sink) { $0.members != nil }
         app.state = object.string("state", &sink)
@@ -93,15 +77,25 @@ struct DescriptionReader {
         return app
     }
 
-    /// A number or a string such as `"-6dB"`; whether it means something is checked later.
-    private mutating func readValue(_ node: JSONNode, at pointer: String) -> ValueLiteral? {
+    /// A number or a string such as `example`; whether it means something is checked later.
+    private mutating func readValue(_ node: JSONNode, at pointer: String, example: String = "-6dB") -> ValueLiteral? {
         switch node.value {
         case .number(let number, _): return .number(number)
         case .string(let text): return .text(text)
         default:
-            sink.error(.wrongType, at: pointer, "expected a number or a string such as \"-6dB\", not \(node.typeName)")
+            sink.error(.wrongType, at: pointer, "expected a number or a string such as \"\(example)\", not \(node.typeName)")
             return nil
         }
+    }
+
+    private mutating func readPolicy(_ node: JSONNode) -> PolicyDescription? {
+        guard let object = object(node, at: "/policy", what: "\"policy\"", keys: Keys.policy) else { return nil }
+        func setting(_ key: String, example: String) -> ValueLiteral? {
+            object.member(key).flatMap { readValue($0, at: "/policy/" + key, example: example) }
+        }
+        return PolicyDescription(duckLevel: setting("duckLevel", example: "-12dB"),
+                                 rampTime: setting("rampTime", example: "10ms"),
+                                 backgroundTaskTime: setting("backgroundTaskTime", example: "30s"))
     }
 
     private mutating func readConnection(_ node: JSONNode, at pointer: String) -> ConnectionDescription? {
@@ -131,9 +125,11 @@ struct DescriptionReader {
 
     /// The keys each object may have, in the order the schema lists them.
     enum Keys {
-        static let graph = ["$schema", "format", "name", "apps", "connections", "jack"]
-        static let app = ["id", "role", "plugin", "params", "session", "entitlements", "backgroundModes",
+        static let graph = ["$schema", "format", "name", "apps", "connections", "jack", "policy"]
+        static let app = ["id", "role", "plugin", "params", "session", "entitlements", "requires", "backgroundModes",
                           "component", "state", "name", "displayName"]
+        static let session = ["category", "mode", "options", "active"]
+        static let policy = ["duckLevel", "rampTime", "backgroundTaskTime"]
         static let connection = ["from", "to", "gain"]
         static let jack = ["client", "connections"]
         static let jackConnection = ["from", "to"]

@@ -15,8 +15,9 @@ struct DiagnosticSink {
         add(.error, code, pointer, atKey, message, hint)
     }
 
-    mutating func warning(_ code: GraphErrorCode, at pointer: String, _ message: String, hint: String? = nil) {
-        add(.warning, code, pointer, false, message, hint)
+    mutating func warning(_ code: GraphErrorCode, at pointer: String, atKey: Bool = false,
+                          _ message: String, hint: String? = nil) {
+        add(.warning, code, pointer, atKey, message, hint)
     }
 
     private mutating func add(_ severity: Diagnostic.Severity, _ code: GraphErrorCode, _ pointer: String,

@@ -42,7 +42,9 @@ enum GraphDecoder {
         return .text(text)
     }
 
-    static func decode(text: String, file: String) -> Result {
+    /// Decodes `text`; `emptyHint` says what a document of this kind looks like, for an empty file.
+    static func decode(text: String, file: String,
+                       emptyHint: String = "a graph is a JSON object: { \"format\": \"iaa-graph/1\", … }") -> Result {
         let strict = isStrict(file: file)
         var diagnostics: [Diagnostic] = []
         var duplicatesFound = false
@@ -66,7 +68,7 @@ enum GraphDecoder {
         }
         guard let composed else {
             diagnostics.append(Diagnostic(code: .syntax, file: file, line: 1, column: 1,
-                                          message: "the file is empty", hint: "a graph is a JSON object: { \"format\": \"iaa-graph/1\", … }"))
+                                          message: "the file is empty", hint: emptyHint))
             return Result(diagnostics: diagnostics)
         }
         var converter = NodeConverter(file: file, strict: strict)

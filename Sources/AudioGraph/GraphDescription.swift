@@ -16,18 +16,22 @@ public struct GraphDescription: Sendable {
     public var apps: [AppDescription]
     public var connections: [ConnectionDescription]
     public var jack: JackDescription
+    /// The `policy` block as written; absent settings keep their defaults.
+    public var policy: PolicyDescription
     /// Where each value was written; empty for a description built in code.
     public var sourceMap: SourceMap
 
     public init(schema: String? = nil, format: String? = GraphDescription.format, name: String?,
                 apps: [AppDescription] = [], connections: [ConnectionDescription] = [],
-                jack: JackDescription = JackDescription(), sourceMap: SourceMap = SourceMap()) {
+                jack: JackDescription = JackDescription(), policy: PolicyDescription = PolicyDescription(),
+                sourceMap: SourceMap = SourceMap()) {
         self.schema = schema
         self.format = format
         self.name = name
         self.apps = apps
         self.connections = connections
         self.jack = jack
+        self.policy = policy
         self.sourceMap = sourceMap
     }
 
@@ -60,10 +64,15 @@ public struct AppDescription: Sendable {
     public var plugin: String?
     /// In the order written.
     public var params: [ParameterAssignment]
-    // Fields later work validates; type-checked now, otherwise kept as written.
+    /// The `session` object as written; its presence makes the app one the policy manages. The
+    /// ``Validator`` reads it, so that a description built in code is checked the same way.
     public var session: JSONNode?
+    /// Names as written: the grants (`entitlements`), what the app asks for (`requires`), its
+    /// background modes and its initial `state`; checked by the ``Validator``.
     public var entitlements: [String]?
+    public var requires: [String]?
     public var backgroundModes: [String]?
+    /// Kept as written for later work.
     public var component: JSONNode?
     public var state: String?
     public var name: String?
@@ -72,7 +81,8 @@ public struct AppDescription: Sendable {
     public var pointer: String
 
     public init(id: String?, role: String? = nil, plugin: String?, params: [ParameterAssignment] = [],
-                session: JSONNode? = nil, entitlements: [String]? = nil, backgroundModes: [String]? = nil,
+                session: JSONNode? = nil, entitlements: [String]? = nil, requires: [String]? = nil,
+                backgroundModes: [String]? = nil,
                 component: JSONNode? = nil, state: String? = nil, name: String? = nil,
                 displayName: String? = nil, pointer: String) {
         self.id = id
@@ -81,12 +91,30 @@ public struct AppDescription: Sendable {
         self.params = params
         self.session = session
         self.entitlements = entitlements
+        self.requires = requires
         self.backgroundModes = backgroundModes
         self.component = component
         self.state = state
         self.name = name
         self.displayName = displayName
         self.pointer = pointer
+    }
+}
+
+/// The `policy` object: each setting a number or a string with a unit, range-checked by the
+/// ``Validator``.
+public struct PolicyDescription: Sendable {
+    /// Decibels: a number or a string such as `"-12dB"`.
+    public var duckLevel: ValueLiteral?
+    /// Seconds: a number or a string such as `"10ms"` or `"0.01s"`.
+    public var rampTime: ValueLiteral?
+    /// Seconds: a number or a string such as `"30s"`.
+    public var backgroundTaskTime: ValueLiteral?
+
+    public init(duckLevel: ValueLiteral? = nil, rampTime: ValueLiteral? = nil, backgroundTaskTime: ValueLiteral? = nil) {
+        self.duckLevel = duckLevel
+        self.rampTime = rampTime
+        self.backgroundTaskTime = backgroundTaskTime
     }
 }
 

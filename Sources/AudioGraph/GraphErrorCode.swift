@@ -48,4 +48,19 @@ public enum GraphErrorCode: String, Sendable, Hashable, CaseIterable {
     case duplicateConnection
     /// A port glob that matches no port.
     case emptyGlob
+    /// A session option that the app's category does not accept (AVAudioSession's `badParam`).
+    case badOption
+    /// A warning: a session mode the category does not support; the session behaves as `default`.
+    case unsupportedMode
+    /// A warning: `entitlements`, `requires`, `backgroundModes` or `state` on an app without a
+    /// `session`, which the policy does not manage.
+    case ignoredSessionField
+    /// A second app that starts in the foreground; at most one app may.
+    case duplicateForeground
+    /// A policy setting or timeline time outside its range (a duck level above 0 dB, a negative time).
+    case outOfRange
+    /// A timeline entry whose `do` names no action.
+    case unknownAction
+    /// A timeline entry about an app that has no `session`.
+    case unmanagedApp
 }

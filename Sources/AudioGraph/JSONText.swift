@@ -22,6 +22,26 @@ public enum JSONText {
         return out + "\""
     }
 
+    /// `node` as compact JSON: no spaces, members in the order written, numbers as written.
+    static func compact(_ node: JSONNode) -> String {
+        switch node.value {
+        case .null:
+            return "null"
+        case .bool(let value):
+            return value ? "true" : "false"
+        case .number(let number, let text):
+            // YAML files may spell numbers JSON does not (`+1`, `.5`); those print as Swift does.
+            if JSONNumber.isValid(text) { return text }
+            return number.isFinite ? "\(number)" : "null"
+        case .string(let text):
+            return quoted(text)
+        case .array(let elements):
+            return "[" + elements.map(compact).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{" + members.map { quoted($0.key) + ":" + compact($0.value) }.joined(separator: ",") + "}"
+        }
+    }
+
     private static func hex4(_ value: UInt32) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits

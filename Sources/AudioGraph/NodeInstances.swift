@@ -8,12 +8,15 @@ public final class NodeInstances {
     public let maximumFrames: Int
     /// Parameter ramp time for every slot created from now on.
     public let rampSeconds: Double
+    /// Ramp time of the session policy's per-app gain (the graph's `policy.rampTime`).
+    public let gainRampSeconds: Double
     private var slotsByApp: [String: NodeSlot] = [:]
 
-    public init(sampleRate: Double, maximumFrames: Int, rampSeconds: Double = 0.010) {
+    public init(sampleRate: Double, maximumFrames: Int, rampSeconds: Double = 0.010, gainRampSeconds: Double = 0.010) {
         self.sampleRate = sampleRate
         self.maximumFrames = maximumFrames
         self.rampSeconds = rampSeconds
+        self.gainRampSeconds = gainRampSeconds
     }
 
     /// The slots for `graph`, one per app in app order. Reused slots get the graph's parameter
@@ -44,6 +47,7 @@ public final class NodeInstances {
 
     private func makeSlot<Node: AudioNode>(_ node: Node, app: App) -> NodeSlot {
         TypedSlot(node: node, appID: app.id, type: app.type, configuration: app.configuration,
-                  initialValues: app.parameters, sampleRate: sampleRate, rampSeconds: rampSeconds)
+                  initialValues: app.parameters, sampleRate: sampleRate, rampSeconds: rampSeconds,
+                  gainRampSeconds: gainRampSeconds)
     }
 }

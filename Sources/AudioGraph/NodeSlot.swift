@@ -18,15 +18,25 @@ public class NodeSlot {
     let smoothers: UnsafeMutablePointer<ParameterSmoother>
     let ramps: UnsafeMutablePointer<ParameterRamp>
     let sampleRate: Double
+    /// The session policy's gain for this app (1, the duck level, or 0), ramped like a parameter.
+    let policyGainTarget: Atomic<UInt32>
+    var policyGain: ParameterSmoother
+    /// A suspended app's `process` is not called once its gain has faded to 0.
+    let suspended = Atomic<Bool>(false)
+    /// False when the app may not hear outside (JACK) input: a session that cannot record, or
+    /// lacks the `microphone` grant, records silence.
+    let hearsOutsideInput = Atomic<Bool>(true)
 
     init(appID: String, type: NodeType, configuration: NodeConfiguration, initialValues: [Float],
-         sampleRate: Double, rampSeconds: Double) {
+         sampleRate: Double, rampSeconds: Double, gainRampSeconds: Double) {
         self.appID = appID
         self.typeID = type.id
         self.configuration = configuration
         self.sampleRate = sampleRate
         parameterCount = type.parameters.count
         let rampFrames = max(0, Int((rampSeconds * sampleRate).rounded()))
+        policyGainTarget = Atomic(Float(1).bitPattern)
+        policyGain = ParameterSmoother(value: 1, rampFrames: max(0, Int((gainRampSeconds * sampleRate).rounded())))
         targets = .allocate(capacity: max(parameterCount, 1))
         smoothers = .allocate(capacity: max(parameterCount, 1))
         ramps = .allocate(capacity: max(parameterCount, 1))
@@ -57,6 +67,30 @@ public class NodeSlot {
         Float(bitPattern: targets[index].load(ordering: .acquiring))
     }
 
+    /// Sets the gain the session policy wants for this app; the audio thread ramps there.
+    public func setPolicyGain(_ gain: Float) {
+        policyGainTarget.store(gain.bitPattern, ordering: .releasing)
+    }
+
+    /// The policy gain this app is moving to.
+    public var policyGainTargetValue: Float { Float(bitPattern: policyGainTarget.load(ordering: .acquiring)) }
+
+    /// Starts the policy gain at `gain` with no ramp. Only before the slot is first rendered.
+    public func startPolicyGain(at gain: Float) {
+        setPolicyGain(gain)
+        policyGain = ParameterSmoother(value: gain, rampFrames: policyGain.rampFrames)
+    }
+
+    /// Suspends or resumes the app's processing (after its gain has faded out).
+    public func setSuspended(_ value: Bool) {
+        suspended.store(value, ordering: .releasing)
+    }
+
+    /// Lets the app hear outside input, or gives it silence instead.
+    public func setHearsOutsideInput(_ value: Bool) {
+        hearsOutsideInput.store(value, ordering: .releasing)
+    }
+
     /// The node inside, for control-side calls such as `reset`.
     public var anyNode: any AudioNode { fatalError("NodeSlot is abstract") }
 
@@ -66,6 +100,33 @@ public class NodeSlot {
         for index in 0..<parameterCount {
             let target = Float(bitPattern: targets[index].load(ordering: .acquiring))
             ramps[index] = smoothers[index].advance(toward: target, frames: frames)
+        }
+    }
+
+    /// Applies this cycle's policy gain to the outputs, and says whether processing may be skipped
+    /// (suspended and fully faded). Returns the ramp for `applyPolicyGain`.
+    /// - Realtime: safe.
+    @inline(__always) final func advancePolicyGain(_ frames: Int) -> ParameterRamp {
+        policyGain.advance(toward: Float(bitPattern: policyGainTarget.load(ordering: .acquiring)), frames: frames)
+    }
+
+    /// Scales every output by the ramp; nothing to do at a steady unity gain.
+    /// - Realtime: safe.
+    @inline(__always) final func applyPolicyGain(_ ramp: ParameterRamp, outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
+                                                 outputCount: Int, frames: Int) {
+        if ramp.isSteady && ramp.end == 1 { return }
+        for index in 0..<outputCount {
+            let out = outputs[index]
+            if ramp.isSteady {
+                let gain = ramp.end
+                if gain == 0 {
+                    out.update(repeating: 0, count: frames)
+                } else {
+                    for frame in 0..<frames { out[frame] *= gain }
+                }
+            } else {
+                for frame in 0..<frames { out[frame] *= ramp[frame] }
+            }
         }
     }
 
@@ -80,10 +141,10 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
     let node: Node
 
     init(node: Node, appID: String, type: NodeType, configuration: NodeConfiguration,
-         initialValues: [Float], sampleRate: Double, rampSeconds: Double) {
+         initialValues: [Float], sampleRate: Double, rampSeconds: Double, gainRampSeconds: Double) {
         self.node = node
         super.init(appID: appID, type: type, configuration: configuration, initialValues: initialValues,
-                   sampleRate: sampleRate, rampSeconds: rampSeconds)
+                   sampleRate: sampleRate, rampSeconds: rampSeconds, gainRampSeconds: gainRampSeconds)
     }
 
     override var anyNode: any AudioNode { node }
@@ -91,11 +152,18 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
     /// - Realtime: safe.
     override func run(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
                       outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int) {
+        let gain = advancePolicyGain(context.frames)
+        if gain.isSteady && gain.end == 0 && suspended.load(ordering: .relaxed) {
+            // Suspended and faded out: the node is not called, its outputs are silent.
+            for index in 0..<outputCount { outputs[index].update(repeating: 0, count: context.frames) }
+            return
+        }
         advanceParameters(context.frames)
         node.process(ProcessContext(
             frames: context.frames, sampleRate: sampleRate, sampleTime: context.sampleTime,
             inputs: AudioInputs(base: inputs, count: inputCount, frames: context.frames),
             outputs: AudioOutputs(base: outputs, count: outputCount, frames: context.frames),
             parameters: ParameterRamps(base: ramps, count: parameterCount)))
+        applyPolicyGain(gain, outputs: outputs, outputCount: outputCount, frames: context.frames)
     }
 }

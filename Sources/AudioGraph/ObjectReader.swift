@@ -43,6 +43,31 @@ struct ObjectReader {
         return text
     }
 
+    func bool(_ key: String, _ sink: inout DiagnosticSink, required: Bool = false) -> Bool? {
+        guard let node = members[key] else {
+            if required { missing(key, &sink) }
+            return nil
+        }
+        guard case .bool(let value) = node.value else {
+            wrongType(key, expected: "true or false", node, &sink)
+            return nil
+        }
+        return value
+    }
+
+    /// A number as written; whether it is in range is the caller's question.
+    func number(_ key: String, _ sink: inout DiagnosticSink, required: Bool = false) -> Double? {
+        guard let node = members[key] else {
+            if required { missing(key, &sink) }
+            return nil
+        }
+        guard let number = node.number else {
+            wrongType(key, expected: "a number", node, &sink)
+            return nil
+        }
+        return number
+    }
+
     func array(_ key: String, _ sink: inout DiagnosticSink, required: Bool = false) -> [JSONNode]? {
         guard let node = members[key] else {
             if required { missing(key, &sink) }

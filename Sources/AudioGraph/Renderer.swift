@@ -8,8 +8,9 @@ public enum Renderer {
     public static func render(_ plan: borrowing RenderPlan, _ context: RenderContext) {
         let frames = context.frames
         for step in plan.steps {
+            let hearsOutside = step.slot._withUnsafeGuaranteedRef { $0.hearsOutsideInput.load(ordering: .relaxed) }
             for index in step.inputStart..<(step.inputStart + step.inputCount) {
-                plan.inputPointers[index] = mixInput(plan.inputs[index], plan: plan, frames: frames)
+                plan.inputPointers[index] = mixInput(plan.inputs[index], plan: plan, frames: frames, hearsOutside: hearsOutside)
             }
             step.slot._withUnsafeGuaranteedRef { slot in
                 slot.run(context,
@@ -25,8 +26,8 @@ public enum Renderer {
     /// as it is (no copy), or the input's own buffer holding the gain-scaled sum.
     /// - Realtime: safe.
     @inline(__always)
-    static func mixInput(_ input: InputMix, plan: borrowing RenderPlan, frames: Int) -> UnsafePointer<Float> {
-        let external = input.externalIndex >= 0 ? plan.externalInputs[input.externalIndex] : nil
+    static func mixInput(_ input: InputMix, plan: borrowing RenderPlan, frames: Int, hearsOutside: Bool) -> UnsafePointer<Float> {
+        let external = hearsOutside && input.externalIndex >= 0 ? plan.externalInputs[input.externalIndex] : nil
         let total = input.sourceCount + (external == nil ? 0 : 1)
         if total == 0 { return UnsafePointer(plan.silence) }
         if total == 1 {

@@ -8,6 +8,29 @@ public struct SourceMap: Sendable, Hashable {
 
     public init() {}
 
+    /// The locations of every value and key under `root`, whose pointer is the empty string.
+    init(root: JSONNode) {
+        record(tree: root, pointer: "")
+    }
+
+    private mutating func record(tree node: JSONNode, pointer: String) {
+        record(node, at: pointer)
+        switch node.value {
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                record(tree: element, pointer: JSONPointer.appending(pointer, index))
+            }
+        case .object(let members):
+            for member in members {
+                let memberPointer = JSONPointer.appending(pointer, member.key)
+                recordKey(member.keyLocation, at: memberPointer)
+                record(tree: member.value, pointer: memberPointer)
+            }
+        default:
+            break
+        }
+    }
+
     mutating func record(_ node: JSONNode, at pointer: String) {
         if let location = node.location { values[pointer] = location }
     }

@@ -1,7 +1,8 @@
+import AudioSession
 import NodeKit
 
 /// Checks a ``GraphDescription`` against a registry and builds the ``Graph``: ids, plugins,
-/// parameters, ports, directions, gains, JACK names and cycles.
+/// parameters, sessions, ports, directions, gains, JACK names, cycles and the policy settings.
 ///
 /// It collects every error before failing, so that one run of `iaa validate` shows them all.
 public struct Validator {
@@ -13,6 +14,7 @@ public struct Validator {
         let configuration: NodeConfiguration
         let parameters: [Float]
         let layout: NodeLayout?
+        let session: AppSessionSetup?
     }
 
     var sink: DiagnosticSink
@@ -26,6 +28,8 @@ public struct Validator {
     var connectionPointers: [String] = []
     var externalConnections: [ExternalConnection] = []
     var dependencies: TopologicalOrder
+    /// The first app with a session that starts in the foreground, by its pointer.
+    var foregroundApp: String?
 
     private init(_ description: GraphDescription, file: String, registry: NodeRegistry) {
         self.description = description
@@ -44,6 +48,7 @@ public struct Validator {
         validator.checkJackClient()
         for app in description.apps.indices { validator.checkJackNames(app: app) }
         for connection in description.jack.connections { validator.resolve(connection) }
+        let policy = validator.policy()
         let diagnostics = validator.sink.sorted
         guard !diagnostics.contains(where: \.isError) else {
             return GraphLoadResult(graph: nil, description: description, diagnostics: diagnostics)
@@ -51,7 +56,7 @@ public struct Validator {
         let graph = Graph(name: description.name ?? "", apps: validator.finishedApps(),
                           connections: validator.connections,
                           externalConnections: validator.externalConnections,
-                          order: validator.dependencies.order())
+                          order: validator.dependencies.order(), policy: policy)
         return GraphLoadResult(graph: graph, description: description, diagnostics: diagnostics)
     }
 
@@ -60,7 +65,7 @@ public struct Validator {
         apps.compactMap { app in
             guard let id = app.id, let type = app.type, let layout = app.layout else { return nil }
             return App(id: id, role: app.role, type: type, configuration: app.configuration,
-                       parameters: app.parameters, layout: layout)
+                       parameters: app.parameters, layout: layout, session: app.session)
         }
     }
 
@@ -98,8 +103,9 @@ public struct Validator {
             }
         }
         let (configuration, parameters) = type.map { values(of: app, type: $0) } ?? (NodeConfiguration(), [])
+        let session = sessionSetup(of: app, id: id, role: role)
         apps.append(ResolvedApp(id: id, role: role, type: type, configuration: configuration,
-                                parameters: parameters, layout: type?.layout(configuration)))
+                                parameters: parameters, layout: type?.layout(configuration), session: session))
     }
 
     /// The id if it is present, well-formed and not taken; otherwise reports why.

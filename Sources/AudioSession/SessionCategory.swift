@@ -45,8 +45,11 @@ public enum SessionOption: String, Sendable, Hashable, CaseIterable {
         case .mixWithOthers, .duckOthers, .interruptSpokenAudioAndMixWithOthers:
             return [.playback, .playAndRecord, .multiRoute]
         case .allowBluetooth: return [.playAndRecord, .record]
-        case .allowBluetoothA2DP, .allowAirPlay, .defaultToSpeaker, .overrideMutedMicrophoneInterruption:
+        case .allowBluetoothA2DP, .allowAirPlay, .defaultToSpeaker:
             return [.playAndRecord]
+        // Apple: "a category that supports input and output, such as playAndRecord": multiRoute too.
+        case .overrideMutedMicrophoneInterruption:
+            return [.playAndRecord, .multiRoute]
         }
     }
 }

@@ -1,4 +1,5 @@
 import AudioGraph
+import AudioSession
 import Foundation
 import JackBackend
 
@@ -52,10 +53,13 @@ public struct LiveEngine {
         }
         defer { backend.close() }
 
+        let sessions = SessionController(graph: graph)
         do {
-            let builder = PlanBuilder(sampleRate: backend.sampleRate, maximumFrames: backend.maximumFrames)
+            let builder = PlanBuilder(sampleRate: backend.sampleRate, maximumFrames: backend.maximumFrames,
+                                      gainRampSeconds: graph.policy.rampSeconds)
             let plan = try builder.plan(for: graph)
             PlanBuilder.warmUp(plan)
+            sessions.attach(plan, initial: true)
             try backend.install(plan)
             try backend.activate()
         } catch {
@@ -68,7 +72,7 @@ public struct LiveEngine {
         let portCount = graph.apps.reduce(0) { $0 + $1.layout.inputs.count + $1.layout.outputs.count }
         StandardError.write("iaa: running '\(graph.name)' as JACK client '\(backend.clientName)' on server '\(serverName ?? "default")' (\(Int(backend.sampleRate)) Hz, \(backend.maximumFrames) frames, \(graph.apps.count) apps, \(portCount) ports); stop with Ctrl-C")
 
-        let reason = waitForStop(backend, signals: stopSignals)
+        let reason = waitForStop(backend, sessions: sessions, signals: stopSignals)
         StandardError.write("iaa: \(reason); \(backend.cycleCount) cycles, \(backend.xrunCount) xruns reported by JACK")
         if let counts = backend.probeCounts {
             StandardError.write("iaa: rt-probe: \(counts.mallocs) mallocs, \(counts.retains) retains on the audio thread in \(backend.cycleCount) cycles")
@@ -99,11 +103,20 @@ public struct LiveEngine {
         Result { () throws(JackError) in try JackBackend(clientName: clientName, serverName: serverName, probe: probe) }
     }
 
-    /// Waits for SIGINT/SIGTERM or a server shutdown, freeing retired plans meanwhile.
-    private func waitForStop(_ backend: JackBackend, signals: sigset_t) -> String {
+    /// Waits for SIGINT/SIGTERM or a server shutdown, freeing retired plans and keeping the
+    /// session clock (background task deadlines) meanwhile.
+    private func waitForStop(_ backend: JackBackend, sessions: SessionController, signals: sigset_t) -> String {
         var signals = signals
         var timeout = timespec(tv_sec: 0, tv_nsec: 100_000_000)
+        let start = ContinuousClock.now
         while true {
+            let elapsed = start.duration(to: .now)
+            let now = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            if let deadline = sessions.nextDeadline, deadline <= now {
+                for event in sessions.apply(.advanceTime(to: now), at: now).events {
+                    StandardError.write("iaa: event: \(SessionLog.payload(event).text)")
+                }
+            }
             let signal = sigtimedwait(&signals, nil, &timeout)
             if signal == SIGINT { return "stopping on SIGINT" }
             if signal == SIGTERM { return "stopping on SIGTERM" }

@@ -5,8 +5,10 @@ public final class PlanBuilder {
     public let instances: NodeInstances
     private var generation: UInt64 = 0
 
-    public init(sampleRate: Double, maximumFrames: Int, rampSeconds: Double = 0.010) {
-        instances = NodeInstances(sampleRate: sampleRate, maximumFrames: maximumFrames, rampSeconds: rampSeconds)
+    /// `gainRampSeconds` is the graph's `policy.rampTime`: how long session gain changes take.
+    public init(sampleRate: Double, maximumFrames: Int, rampSeconds: Double = 0.010, gainRampSeconds: Double = 0.010) {
+        instances = NodeInstances(sampleRate: sampleRate, maximumFrames: maximumFrames, rampSeconds: rampSeconds,
+                                  gainRampSeconds: gainRampSeconds)
     }
 
     /// A plan for `graph`, ready to publish.

@@ -1,8 +1,11 @@
 import AudioFiles
 import AudioGraph
+import AudioSession
+import Foundation
 import OfflineBackend
 
-/// `iaa render`: the same plan as `iaa run`, driven offline into an audio file.
+/// `iaa render`: the same plan as `iaa run`, driven offline into an audio file, optionally with a
+/// timeline of session actions applied sample-accurately, an event log and per-app stems.
 public struct RenderJob {
     public var graphPath: String
     public var outputPath: String
@@ -13,6 +16,12 @@ public struct RenderJob {
     /// `--port APP:PORT`: record these ports (one channel each) instead of what goes to playback.
     public var ports: [String] = []
     public var format: SampleFormat = .float32
+    /// `--timeline`: timed session actions.
+    public var timelinePath: String?
+    /// `--log`: where the JSON-lines log goes.
+    public var logPath: String?
+    /// `--stems`: a directory for one file per app.
+    public var stemsDirectory: String?
 
     public init(graphPath: String, outputPath: String, seconds: Double) {
         self.graphPath = graphPath
@@ -26,6 +35,8 @@ public struct RenderJob {
         public let cycles: Int
         /// The real-time counter's totals when IAA_RT_PROBE=1 and the counter is preloaded.
         public let probeCounts: (mallocs: Int, retains: Int)?
+        /// The log's lines (also written to `logPath` when set).
+        public let log: [String]
     }
 
     /// Renders and says what it did; `progress` gets the fraction done.
@@ -34,21 +45,70 @@ public struct RenderJob {
         guard let graph = loaded.graph else {
             throw EngineError(code: .invalidGraph, message: GraphLoading.report(loaded))
         }
+        let timeline = try loadTimeline(graph)
         let channels = try playbackChannels(graph)
         let backend = OfflineBackend(sampleRate: Double(sampleRate), blockSize: blockSize,
                                      probe: RealtimeProbe.fromEnvironment())
-        let builder = PlanBuilder(sampleRate: Double(sampleRate), maximumFrames: blockSize)
+        let builder = PlanBuilder(sampleRate: Double(sampleRate), maximumFrames: blockSize,
+                                  gainRampSeconds: graph.policy.rampSeconds)
         let plan = try builder.plan(for: graph)
         PlanBuilder.warmUp(plan)
+        let sessions = SessionController(graph: graph)
+        sessions.attach(plan, initial: true)
         backend.install(plan)
+
+        var scenario = Scenario(entries: timeline, sessions: sessions, log: SessionLog(sampleRate: Double(sampleRate)))
         let frames = Int((seconds * Double(sampleRate)).rounded())
         do {
-            try OfflineRender(backend: backend, channels: channels).render(frames: frames, to: outputPath,
-                                                                          format: format, progress: progress)
-        } catch let error as AudioFileError {
+            let recorder = try PlaybackRecorder(path: outputPath, channels: channels, sampleRate: sampleRate,
+                                                format: format, maximumFrames: blockSize)
+            if let stemsDirectory {
+                try FileManager.default.createDirectory(atPath: stemsDirectory, withIntermediateDirectories: true)
+            }
+            let stems = try stemsDirectory.map { directory throws(AudioFileError) in
+                try StemRecorder(directory: directory, graph: graph, sampleRate: sampleRate, format: format)
+            }
+            if !timeline.isEmpty || logPath != nil { scenario.logInitialState() }
+            var done = 0
+            while done < frames {
+                scenario.applyDue(atFrame: done)
+                let count = min(blockSize, frames - done, scenario.framesUntilNext(from: done))
+                guard let rendered = backend.renderCycle(frames: count) else { break }
+                try recorder.record(rendered, frames: count)
+                try stems?.record(rendered, frames: count)
+                done += count
+                progress(Double(done) / Double(frames))
+            }
+            try recorder.close()
+            try stems?.close()
+        } catch {
             throw EngineError(code: .io, message: "\(error)")
         }
-        return Summary(frames: frames, cycles: backend.cycleCount, probeCounts: backend.probeCounts)
+        if let logPath { try writeLog(scenario.log.lines, to: logPath) }
+        return Summary(frames: frames, cycles: backend.cycleCount, probeCounts: backend.probeCounts, log: scenario.log.lines)
+    }
+
+    private func loadTimeline(_ graph: Graph) throws -> [TimelineEntry] {
+        guard let timelinePath else { return [] }
+        let result = TimelineFile.load(path: timelinePath, graph: graph)
+        guard let entries = result.entries else {
+            throw EngineError(code: .invalidGraph, message: result.diagnostics.map(\.formatted).joined(separator: "\n"))
+        }
+        return entries
+    }
+
+    private func writeLog(_ lines: [String], to path: String) throws {
+        let text = lines.map { $0 + "\n" }.joined()
+        if path == "-" {
+            print(text, terminator: "")
+            return
+        }
+        guard let file = fopen(path, "w") else {
+            throw EngineError(code: .io, message: "cannot write the log to \(path): \(String(cString: strerror(errno)))",
+                              hint: "check that the directory exists and is writable")
+        }
+        defer { fclose(file) }
+        fputs(text, file)
     }
 
     /// Where each channel of the file comes from: `--port`s, else the graph's playback connections.

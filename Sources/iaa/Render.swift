@@ -32,6 +32,16 @@ struct Render: ParsableCommand {
     @Option(name: .customLong("port"), help: "Record APP:PORT instead of the playback bus (repeatable).")
     var ports: [String] = []
 
+    @Option(help: "A timeline of session actions to apply while rendering ({\"timeline\": [{\"at\": 1.5, \"do\": \"activate\", \"app\": \"nav\"}]}).",
+            completion: .file(extensions: ["json"]))
+    var timeline: String?
+
+    @Option(help: "Write every action, event and state as JSON lines to this file (- for stdout).")
+    var log: String?
+
+    @Option(help: "Write each app's output, after its session gain, to DIR/APP.wav.", completion: .directory)
+    var stems: String?
+
     @Option(help: "Sample format: float32, pcm24 or pcm16.")
     var format: Format = .float32
 
@@ -59,6 +69,9 @@ struct Render: ParsableCommand {
         job.channelCount = channels
         job.ports = ports
         job.format = format.sampleFormat
+        job.timelinePath = timeline
+        job.logPath = log
+        job.stemsDirectory = stems
         let progress = Progress(seconds: duration.seconds, terminal: StandardError.isTerminal)
         do {
             let summary = try job.run(progress: progress.update)

@@ -88,7 +88,7 @@ struct GraphDecoderTests {
     @Test("wrong JSON types and missing keys are reported with their pointers")
     func types() {
         let result = TestSupport.load(json: """
-            { "format": "iaa-graph/1", "name": 3, "apps": [ 7, { "plugin": "builtin:gain", "entitlements": ["a", 1] } ],
+            { "format": "iaa-graph/1", "name": 3, "apps": [ 7, { "plugin": "builtin:gain", "entitlements": ["microphone", 1] } ],
               "connections": {}, "jack": { "client": "iaa", "connections": [ { "from": "g:out" } ] } }
             """)
         #expect(result.errors.map(\.pointer) == [

@@ -16,8 +16,18 @@ enum TestSupport {
         return url.path
     }()
 
-    /// The JSON files of a folder relative to the package root, as sorted relative paths.
+    /// The graph files of a folder relative to the package root, as sorted relative paths: its JSON
+    /// files except the schema and timelines (`NAME.timeline.json`, which drive graph `NAME.json`).
     static func jsonFiles(in folder: String) -> [String] {
+        allJSONFiles(in: folder).filter { !$0.hasSuffix(".timeline.json") }
+    }
+
+    /// The timelines of a folder (`NAME.timeline.json`), as sorted relative paths.
+    static func timelineFiles(in folder: String) -> [String] {
+        allJSONFiles(in: folder).filter { $0.hasSuffix(".timeline.json") }
+    }
+
+    private static func allJSONFiles(in folder: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot + "/" + folder)) ?? []
         return names.filter { $0.hasSuffix(".json") && $0 != "graph.schema.json" }.sorted().map { folder + "/" + $0 }
     }

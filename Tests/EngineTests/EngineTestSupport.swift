@@ -11,10 +11,11 @@ enum EngineTestSupport {
         return url.path
     }()
 
-    /// Every example graph in `graphs/` (not the schema), as paths relative to the package root.
+    /// Every example graph in `graphs/` (not the schema, not timelines), as package-relative paths.
     static let exampleGraphs: [String] = {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot + "/graphs")) ?? []
-        return names.filter { $0.hasSuffix(".json") && $0 != "graph.schema.json" }.sorted().map { "graphs/" + $0 }
+        return names.filter { $0.hasSuffix(".json") && $0 != "graph.schema.json" && !$0.hasSuffix(".timeline.json") }
+            .sorted().map { "graphs/" + $0 }
     }()
 
     /// An absolute path for a package-relative one.

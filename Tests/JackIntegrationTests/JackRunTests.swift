@@ -39,48 +39,37 @@ extension JackIntegration {
 
         @Test("a signal jack_connect'ed into an app input from outside is heard at the app's output")
         func outsideSignalIsHeard() throws {
-            let directory = try JackHarness.temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            // The outside program is a second engine playing a 1 kHz tone at amplitude 0.5.
-            let source = try EngineProcess(graph: JackHarness.path("Tests/Fixtures/graphs/live/tone-source.json"), client: "t-src")
-            defer { source.stop() }
-            let effect = try EngineProcess(graph: JackHarness.path("graphs/thru.json"), client: "t-fx")
-            defer { effect.stop() }
-            let connect = try runCommand("jack_connect", ["t-src:tone.out", "t-fx:input.in"])
-            #expect(connect.status == 0, "jack_connect failed: \(connect.stderr)")
-            usleep(200_000)
-            let file = directory.appendingPathComponent("heard.wav").path
-            let record = try runCommand("jack_rec", ["-f", file, "-d", "1", "t-fx:level.out"])
-            #expect(record.status == 0, "jack_rec failed: \(record.stderr)")
-            let samples = try SoundFileReader(path: file).readAll()[0]
-            // thru.json's level app is -6 dB; skip the first cycles jack_rec may catch before audio flows.
-            let steady = Array(samples.dropFirst(4_800))
-            let level = SignalAnalysis.goertzelMagnitude(samples: steady, frequency: 1_000, sampleRate: 48_000)
+            // thru.json's level app is -6 dB.
+            let heard = try recordWithOutsideTone(graph: "graphs/thru.json", client: "t-fx",
+                                                  inputs: ["input.in"], outputs: ["level.out"])[0]
             let expected = Float(0.5 * pow(10, -6.0 / 20))
+            let level = SignalAnalysis.goertzelMagnitude(samples: heard, frequency: 1_000, sampleRate: 48_000)
             #expect(abs(level - expected) < expected * 0.02, "1 kHz at \(level), expected \(expected)")
-            let frequency = try #require(SignalAnalysis.estimateFrequency(samples: steady, sampleRate: 48_000))
+            let frequency = try #require(SignalAnalysis.estimateFrequency(samples: heard, sampleRate: 48_000))
             #expect(abs(frequency - 1_000) < 1)
         }
 
         @Test("an outside signal into an input that also has an internal source is summed with it")
         func outsideSignalIsSummed() throws {
-            let directory = try JackHarness.temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let source = try EngineProcess(graph: JackHarness.path("Tests/Fixtures/graphs/live/tone-source.json"), client: "t-src2")
-            defer { source.stop() }
             // demo.json feeds tone-gain.in from its own 440 Hz tone (0.5) and applies -6 dB.
-            let engine = try EngineProcess(graph: JackHarness.path("graphs/demo.json"), client: "t-sum")
-            defer { engine.stop() }
-            #expect(try runCommand("jack_connect", ["t-src2:tone.out", "t-sum:tone-gain.in"]).status == 0)
-            usleep(200_000)
-            let file = directory.appendingPathComponent("sum.wav").path
-            #expect(try runCommand("jack_rec", ["-f", file, "-d", "1", "t-sum:tone-gain.out"]).status == 0)
-            let steady = Array(try SoundFileReader(path: file).readAll()[0].dropFirst(4_800))
+            let heard = try recordWithOutsideTone(graph: "graphs/demo.json", client: "t-sum",
+                                                  inputs: ["tone-gain.in"], outputs: ["tone-gain.out"])[0]
             let gain = Float(pow(10, -6.0 / 20))
-            let ownTone = SignalAnalysis.goertzelMagnitude(samples: steady, frequency: 440, sampleRate: 48_000)
-            let outside = SignalAnalysis.goertzelMagnitude(samples: steady, frequency: 1_000, sampleRate: 48_000)
+            let ownTone = SignalAnalysis.goertzelMagnitude(samples: heard, frequency: 440, sampleRate: 48_000)
+            let outside = SignalAnalysis.goertzelMagnitude(samples: heard, frequency: 1_000, sampleRate: 48_000)
             #expect(abs(ownTone - 0.5 * gain) < 0.5 * gain * 0.02, "440 Hz at \(ownTone)")
             #expect(abs(outside - 0.5 * gain) < 0.5 * gain * 0.02, "1 kHz at \(outside)")
+        }
+
+        @Test("an input-capable app with the microphone grant hears outside input; without it, it records silence")
+        func microphoneGrant() throws {
+            let granted = try recordWithOutsideTone(graph: "Tests/Fixtures/graphs/live/mic-granted.json", client: "t-mic-yes",
+                                                    inputs: ["recorder.in"], outputs: ["recorder.out"])[0]
+            let level = SignalAnalysis.goertzelMagnitude(samples: granted, frequency: 1_000, sampleRate: 48_000)
+            #expect(abs(level - 0.5) < 0.01, "the granted app hears 1 kHz at \(level)")
+            let denied = try recordWithOutsideTone(graph: "Tests/Fixtures/graphs/live/mic-denied.json", client: "t-mic-no",
+                                                   inputs: ["recorder.in"], outputs: ["recorder.out"])[0]
+            #expect(SignalAnalysis.isExactlySilent(denied), "the app without the grant must record silence")
         }
 
         @Test("SIGTERM stops the engine cleanly and leaves no port behind")
@@ -111,4 +100,25 @@ extension JackIntegration {
             #expect(try jackPorts().filter { $0.hasPrefix("t-bad:") }.isEmpty)
         }
     }
+}
+
+/// Runs `graph` as client `client`, feeds its `inputs` from an outside JACK program playing 1 kHz
+/// at amplitude 0.5 (a second engine), records its `outputs` for a second with `jack_rec`, and
+/// returns each channel without the first 0.1 s (cycles before the connection settles).
+func recordWithOutsideTone(graph: String, client: String, inputs: [String], outputs: [String]) throws -> [[Float]] {
+    let directory = try JackHarness.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let source = try EngineProcess(graph: JackHarness.path("Tests/Fixtures/graphs/live/tone-source.json"), client: "\(client)-src")
+    defer { source.stop() }
+    let engine = try EngineProcess(graph: JackHarness.path(graph), client: client)
+    defer { engine.stop() }
+    for input in inputs {
+        let connect = try runCommand("jack_connect", ["\(client)-src:tone.out", "\(client):\(input)"])
+        #expect(connect.status == 0, "jack_connect failed: \(connect.stderr)")
+    }
+    usleep(200_000)
+    let file = directory.appendingPathComponent("recorded.wav").path
+    let record = try runCommand("jack_rec", ["-f", file, "-d", "1"] + outputs.map { "\(client):\($0)" })
+    #expect(record.status == 0, "jack_rec failed: \(record.stderr)")
+    return try SoundFileReader(path: file).readAll().map { Array($0.dropFirst(4_800)) }
 }

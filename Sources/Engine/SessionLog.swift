@@ -1,0 +1,71 @@
+import AudioSession
+
+/// The scenario log: one JSON object per line, in time order, each with `t` and `frame`, and one
+/// of `action` (with `ok` and, on failure, `error`), `event` (Apple's payload) or `state`.
+public struct SessionLog {
+    public let sampleRate: Double
+    public private(set) var lines: [String] = []
+
+    public init(sampleRate: Double) {
+        self.sampleRate = sampleRate
+    }
+
+    public mutating func action(_ source: String, outcome: SessionOutcome, frame: Int) {
+        var pairs = stamp(frame) + [("action", JSONValue.verbatim(source)), ("ok", .bool(outcome.ok))]
+        if let error = outcome.error {
+            pairs.append(("error", .object([("code", .string(error.code.rawValue)), ("fourcc", .string(error.code.fourCC)),
+                                            ("message", .string(error.message))])))
+        }
+        if !outcome.warnings.isEmpty { pairs.append(("warnings", .array(outcome.warnings.map(JSONValue.string)))) }
+        lines.append(JSONValue.object(pairs).text)
+    }
+
+    public mutating func events(_ events: [SessionEvent], frame: Int) {
+        for event in events {
+            lines.append(JSONValue.object(stamp(frame) + [("event", Self.payload(event))]).text)
+        }
+    }
+
+    public mutating func state(_ policy: SessionPolicy, frame: Int) {
+        let apps = policy.states.map { state in (state.id, Self.state(state)) }
+        lines.append(JSONValue.object(stamp(frame) + [("state", .object(apps))]).text)
+    }
+
+    private func stamp(_ frame: Int) -> [(String, JSONValue)] {
+        [("t", .number(Double(frame) / sampleRate)), ("frame", .number(Double(frame)))]
+    }
+
+    /// An event as Apple would deliver it: `interruption {type, options, reason}` and so on.
+    static func payload(_ event: SessionEvent) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [("app", .string(event.app)), ("name", .string(event.name))]
+        switch event.kind {
+        case .interruption(let type, let reason, let shouldResume, let wasSuspended):
+            pairs.append(("type", .string(type.rawValue)))
+            pairs.append(("options", .array(shouldResume ? [.string("shouldResume")] : [])))
+            pairs.append(("reason", .string(reason.rawValue)))
+            if wasSuspended { pairs.append(("wasSuspended", .bool(true))) }
+        case .routeChange(let reason):
+            pairs.append(("reason", .string(reason.rawValue)))
+        case .silenceSecondaryAudioHint(let type):
+            // Apple's AVAudioSessionSilenceSecondaryAudioHintType is begin/end.
+            pairs.append(("type", .string(type == .began ? "begin" : "end")))
+        case .backgroundTaskWillExpire, .suspended, .resumed, .mediaServicesWereLost, .mediaServicesWereReset:
+            break
+        }
+        return .object(pairs)
+    }
+
+    static func state(_ state: AppSessionState) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [
+            ("category", .string(state.category.rawValue)),
+            ("active", .bool(state.active)), ("audible", .bool(state.audible)), ("gain", .number(Double(state.gain))),
+            ("ducked", .bool(state.ducked)), ("interrupted", .bool(state.interrupted)),
+            ("suspended", .bool(state.suspended)), ("foreground", .bool(state.foreground)),
+            ("playing", .bool(state.playing)),
+            ("otherAudioPlaying", .bool(state.otherAudioPlaying)),
+            ("secondaryAudioShouldBeSilencedHint", .bool(state.secondaryAudioShouldBeSilencedHint)),
+        ]
+        if let remaining = state.backgroundTimeRemaining { pairs.append(("backgroundTimeRemaining", .number(remaining))) }
+        return .object(pairs)
+    }
+}

@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "iaa", targets: ["iaa"]),
         .library(name: "NodeKit", targets: ["NodeKit"]),
+        .library(name: "IAAPluginABI", targets: ["IAAPluginABI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -16,7 +17,9 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
-        .target(name: "NodeKit"),
+        // The C header plugins compile against (and the Swift plugin export helper uses).
+        .target(name: "IAAPluginABI"),
+        .target(name: "NodeKit", dependencies: ["IAAPluginABI"]),
         // The audio-session policy: a pure, deterministic state machine (imports nothing).
         .target(name: "AudioSession"),
         // Measurements of rendered audio (RMS, peak, frequency, steps) for tests and render reports.
@@ -25,12 +28,15 @@ let package = Package(
         .target(name: "AudioFiles", dependencies: ["CSndfile"]),
         .target(name: "Nodes", dependencies: ["NodeKit", "AudioGraph"]),
         .target(name: "OfflineBackend", dependencies: ["AudioGraph", "AudioFiles"]),
+        // Loads plugin libraries by path (dlopen, control side only) and wraps them as node types.
+        .target(name: "PluginHost", dependencies: ["NodeKit", "AudioGraph", "IAAPluginABI"]),
         .target(name: "JackBackend", dependencies: ["AudioGraph", "CJack"]),
-        .target(name: "Engine", dependencies: ["AudioGraph", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles"]),
+        .target(name: "Engine", dependencies: ["AudioGraph", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost"]),
         .executableTarget(name: "iaa", dependencies: [
             "Engine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession"]),
+        .testTarget(name: "PluginHostTests", dependencies: ["PluginHost", "AudioGraph", "Nodes", "OfflineBackend", "SignalAnalysis", "NodeKit"]),
         // Tests find Tests/Fixtures and graphs/ through #filePath.
         .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "Nodes"]),
         .testTarget(name: "NodesTests", dependencies: ["Nodes", "NodeKit", "SignalAnalysis"]),

@@ -24,6 +24,14 @@ public enum GraphErrorCode: String, Sendable, Hashable, CaseIterable {
     case duplicateId
     /// `plugin` names no registered node type.
     case unknownPlugin
+    /// A plugin library that is not on the paths searched.
+    case pluginNotFound
+    /// A library without the plugin entry symbol (`iaa_plugin_entry`).
+    case notAPlugin
+    /// A plugin built against another version of the plugin ABI.
+    case abiMismatch
+    /// A plugin descriptor with a missing or invalid field.
+    case invalidDescriptor
     /// `params` names something that is neither a parameter nor a configuration value.
     case unknownParameter
     /// A parameter or configuration value outside its range.

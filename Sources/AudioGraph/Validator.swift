@@ -30,10 +30,19 @@ public struct Validator {
     var dependencies: TopologicalOrder
     /// The first app with a session that starts in the foreground, by its pointer.
     var foregroundApp: String?
+    /// The graph file's path, as given.
+    let file: String
+
+    /// The folder of `file` (plugin paths are relative to it); "." for a bare name.
+    static func directory(of file: String) -> String {
+        guard let slash = file.lastIndex(of: "/") else { return "." }
+        return slash == file.startIndex ? "/" : String(file[..<slash])
+    }
 
     private init(_ description: GraphDescription, file: String, registry: NodeRegistry) {
         self.description = description
         self.registry = registry
+        self.file = file
         sink = DiagnosticSink(file: file, sourceMap: description.sourceMap)
         dependencies = TopologicalOrder(appCount: description.apps.count)
     }
@@ -96,7 +105,16 @@ public struct Validator {
         var type: NodeType?
         if let plugin = app.plugin {
             type = registry[plugin]
-            if type == nil {
+            var reported = false
+            if type == nil, !plugin.hasPrefix("builtin:"), let resolver = registry.resolver {
+                switch resolver(plugin, Self.directory(of: file)) {
+                case .success(let resolved): type = resolved
+                case .failure(let error):
+                    sink.error(error.code, at: app.pointer + "/plugin", error.message, hint: error.hint)
+                    reported = true
+                }
+            }
+            if type == nil, !reported {
                 sink.error(.unknownPlugin, at: app.pointer + "/plugin", "no node type \(JSONText.quoted(plugin))",
                            hint: Suggestion.hint(for: plugin, in: registry.ids)
                                ?? "known types: " + registry.ids.joined(separator: ", "))

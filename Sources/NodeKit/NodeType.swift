@@ -10,11 +10,14 @@ public struct NodeType: Sendable {
     public let summary: String
     public let parameters: [ParameterSpec]
     public let configuration: [ConfigurationSpec]
+    /// The Inter-App Audio component the node publishes (nil for plain processing nodes).
+    public let component: ComponentDescription?
     private let layoutFor: @Sendable (NodeConfiguration) -> NodeLayout
     private let factory: @Sendable (NodeConfiguration) throws -> any AudioNode
 
     public init(id: String, displayName: String, summary: String,
                 parameters: [ParameterSpec] = [], configuration: [ConfigurationSpec] = [],
+                component: ComponentDescription? = nil,
                 layout: @escaping @Sendable (NodeConfiguration) -> NodeLayout,
                 make: @escaping @Sendable (NodeConfiguration) throws -> any AudioNode) {
         self.id = id
@@ -22,6 +25,7 @@ public struct NodeType: Sendable {
         self.summary = summary
         self.parameters = parameters
         self.configuration = configuration
+        self.component = component
         self.layoutFor = layout
         self.factory = make
     }

@@ -32,9 +32,13 @@ public struct PortSpec: Sendable, Hashable {
 public struct NodeLayout: Sendable, Hashable {
     public let inputs: [PortSpec]
     public let outputs: [PortSpec]
+    /// MIDI inputs (an instrument's or music effect's `midi_in`); all arrive merged in
+    /// `ProcessContext.midi`.
+    public let midiInputs: [PortSpec]
 
-    public init(inputs: [PortSpec], outputs: [PortSpec]) {
+    public init(inputs: [PortSpec], outputs: [PortSpec], midiInputs: [PortSpec] = []) {
         self.inputs = inputs
         self.outputs = outputs
+        self.midiInputs = midiInputs
     }
 }

@@ -15,15 +15,26 @@ public struct ProcessContext: BitwiseCopyable {
     public let outputs: AudioOutputs
     /// One ramp per parameter, in the order of the node type's `parameters`.
     public let parameters: ParameterRamps
+    /// MIDI messages for the node's MIDI input this cycle, in frame order.
+    public let midi: MIDIEvents
+    /// The host's transport at the first frame of the cycle.
+    public let transport: HostTransport
+    /// Where the node may ask the host to play, stop or toggle recording.
+    public let transportRequests: TransportRequestCell
 
     public init(frames: Int, sampleRate: Double, sampleTime: Int64,
-                inputs: AudioInputs, outputs: AudioOutputs, parameters: ParameterRamps) {
+                inputs: AudioInputs, outputs: AudioOutputs, parameters: ParameterRamps,
+                midi: MIDIEvents = .none, transport: HostTransport = .stopped,
+                transportRequests: TransportRequestCell = .none) {
         self.frames = frames
         self.sampleRate = sampleRate
         self.sampleTime = sampleTime
         self.inputs = inputs
         self.outputs = outputs
         self.parameters = parameters
+        self.midi = midi
+        self.transport = transport
+        self.transportRequests = transportRequests
     }
 }
 

@@ -1,0 +1,196 @@
+import AudioGraph
+import BenchKit
+import Foundation
+import Nodes
+import OfflineBackend
+
+/// Prints every benchmark as one table. `run.sh` builds it in release and preloads the
+/// real-time counter so the allocation columns are filled.
+///
+///     iaa-bench [--quick]                      all tables
+///     iaa-bench profile VOICES FRAMES CYCLES [engine|render|scalar|vector]
+///                                              only cycles, for callgrind
+///     iaa-bench profile-load [TIMES]           only GraphFile.load of the 1 MB graph, for perf
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+if arguments.first == "profile-load" {
+    let text = GraphGenerator.graphText(atLeast: 1 << 20).text
+    for _ in 0..<(arguments.count > 1 ? Int(arguments[1]) ?? 3 : 3) {
+        _ = GraphFile.load(text: text, file: "big.json", registry: BuiltinNodes.registry)
+    }
+    exit(0)
+}
+
+if arguments.first == "profile" {
+    let numbers = arguments.dropFirst().prefix(3).compactMap { Int($0) }
+    guard numbers.count == 3 else { fatalError("usage: iaa-bench profile VOICES FRAMES CYCLES [engine|render|scalar|vector]") }
+    let which = arguments.count > 4 ? arguments[4] : "engine"
+    let (voices, frames, cycles) = (numbers[0], numbers[1], numbers[2])
+    switch which {
+    case "scalar", "vector":
+        let reference = CReference(voices: voices, frames: frames)
+        for _ in 0..<cycles { if which == "scalar" { reference.scalarCycle() } else { reference.vectorCycle() } }
+    default:
+        let engine = EngineRender(voices: voices, frames: frames)
+        for _ in 0..<cycles { if which == "render" { engine.renderOnly() } else { engine.cycle() } }
+    }
+    exit(0)
+}
+
+let quick = arguments.contains("--quick")
+let budget: Duration = quick ? .milliseconds(60) : .milliseconds(400)
+let voiceCounts = [1, 10, 100, 1_000]
+let frameCounts = [64, 128, 256]
+let probe = RealtimeProbe.fromEnvironment()
+
+func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2f", a / b) }
+
+func row(_ cells: [String]) { print("| " + cells.joined(separator: " | ") + " |") }
+
+// MARK: Check that the engine and C render the same signal (so the ratios compare the same work).
+
+do {
+    let voices = 100, frames = 128
+    let engine = EngineRender(voices: voices, frames: frames)
+    let reference = CReference(voices: voices, frames: frames)
+    let vector = CReference(voices: voices, frames: frames)
+    var worst = 0.0, worstVector = 0.0, peak = 0.0
+    for _ in 0..<20 {
+        engine.cycle(); reference.scalarCycle(); vector.vectorCycle()
+        for index in 0..<frames {
+            peak = max(peak, Double(abs(engine.output[index])))
+            worst = max(worst, Double(abs(engine.output[index] - reference.output[index])))
+            worstVector = max(worstVector, Double(abs(engine.output[index] - vector.output[index])))
+        }
+    }
+    print("check: 100 voices, 20 cycles of 128: bus peak \(f(peak, 3)), max |engine - C scalar| \(String(format: "%.1e", worst)), max |engine - C vector| \(String(format: "%.1e", worstVector))")
+    if worst > peak * 1e-3 || worstVector > peak * 1e-3 { fatalError("engine and C reference disagree: not the same work") }
+}
+
+// MARK: 1 + 3. Render cost per cycle, engine vs C.
+
+print("")
+print("## Render: oscillator → gain → gain per voice, summed by a mixer tree (≤64 inputs per mixer), 48 kHz, release")
+print("C vector path: \(CReference.hasAVX2 ? "AVX2+FMA" : "portable (no AVX2)"). Times are medians of single cycles; ns/vf = ns per voice-frame.")
+print("")
+row(["voices", "apps", "frames", "engine ns/cycle", "p99", "ns/vf", "% of deadline", "render-only ns", "C scalar ns", "ns/vf", "C vector ns", "ns/vf", "engine/C", "engine/C-vec", "mallocs/cycle", "retains/cycle"])
+row(Array(repeating: "---", count: 16))
+for voices in voiceCounts {
+    for frames in frameCounts {
+        let engine = EngineRender(voices: voices, frames: frames)
+        let engineStats = measure(budget: budget) { engine.cycle() }
+        let renderStats = measure(budget: budget / 2) { engine.renderOnly() }
+        let reference = CReference(voices: voices, frames: frames)
+        let scalar = measure(budget: budget / 2) { reference.scalarCycle() }
+        let vector = measure(budget: budget / 2) { reference.vectorCycle() }
+        var mallocs = "n/a", retains = "n/a"
+        if probe.isEnabled {
+            let counted = EngineRender(voices: voices, frames: frames, probe: probe)
+            for _ in 0..<10 { counted.cycle() }
+            let cycles = 1_000
+            if let before = counted.backend.probeCounts {
+                for _ in 0..<cycles { counted.cycle() }
+                if let after = counted.backend.probeCounts {
+                    mallocs = f(Double(after.mallocs - before.mallocs) / Double(cycles), 2)
+                    retains = f(Double(after.retains - before.retains) / Double(cycles), 2)
+                }
+            }
+        }
+        let voiceFrames = Double(voices * frames)
+        let deadline = Double(frames) / sampleRate * 1e9
+        row(["\(voices)", "\(engine.appCount)", "\(frames)",
+             f(engineStats.median, 0), f(engineStats.p99, 0), f(engineStats.median / voiceFrames, 2),
+             f(engineStats.median / deadline * 100, 2) + "%", f(renderStats.median, 0),
+             f(scalar.median, 0), f(scalar.median / voiceFrames, 2),
+             f(vector.median, 0), f(vector.median / voiceFrames, 2),
+             ratio(engineStats.median, scalar.median), ratio(engineStats.median, vector.median),
+             mallocs, retains])
+    }
+}
+if !probe.isEnabled {
+    print("(allocation columns need the counter: run through run.sh, or LD_PRELOAD=librtcounter.so IAA_RT_PROBE=1)")
+}
+
+// MARK: Per-step overhead: cycles of 1 frame, where DSP is almost nothing.
+
+print("")
+print("## Per-step overhead: 1-frame cycles (DSP ≈ 1 sample per node)")
+print("")
+row(["voices", "steps", "engine ns/cycle", "ns per step", "C scalar ns/cycle", "C ns per voice"])
+row(Array(repeating: "---", count: 6))
+for voices in [100, 1_000] {
+    let engine = EngineRender(voices: voices, frames: 1)
+    let stats = measure(budget: budget) { engine.cycle() }
+    let reference = CReference(voices: voices, frames: 1)
+    let scalar = measure(budget: budget / 2) { reference.scalarCycle() }
+    row(["\(voices)", "\(engine.plan.stepCount)", f(stats.median, 0), f(stats.median / Double(engine.plan.stepCount), 1),
+         f(scalar.median, 0), f(scalar.median / Double(voices), 1)])
+}
+
+// MARK: 2. Compile, publish, validate.
+
+print("")
+print("## Control side")
+print("")
+row(["operation", "graph", "median", "p99", "min", "samples"])
+row(Array(repeating: "---", count: 6))
+func controlRow(_ name: String, _ graph: String, _ stats: Stats, unit: Double = 1e6, suffix: String = " ms") {
+    row([name, graph, f(stats.median / unit, 3) + suffix, f(stats.p99 / unit, 3) + suffix,
+         f(stats.minimum / unit, 3) + suffix, "\(stats.count)"])
+}
+let compile = CompileWorkload()
+let denseName = "\(compile.graph.apps.count) apps, \(compile.graph.connections.count) connections"
+let controlBudget: Duration = quick ? .milliseconds(300) : .seconds(2)
+controlRow("NodeInstances.slots (all new)", denseName, measure(warmup: 2, minimumSamples: 5, budget: controlBudget) {
+    _ = compile.makeSlots()
+})
+let pool = NodeInstances(sampleRate: sampleRate, maximumFrames: compile.maximumFrames)
+_ = compile.makeSlots(pool)
+controlRow("NodeInstances.slots (all reused)", denseName, measure(warmup: 2, minimumSamples: 5, budget: controlBudget) {
+    _ = compile.makeSlots(pool)
+})
+let slots = compile.makeSlots()
+var generation: UInt64 = 1
+controlRow("PlanCompiler.compile", denseName, measure(warmup: 2, minimumSamples: 5, budget: controlBudget) {
+    generation &+= 1
+    _ = compile.compile(slots, generation: generation)
+})
+controlRow("slots (new) + compile", denseName, measure(warmup: 2, minimumSamples: 5, budget: controlBudget) {
+    generation &+= 1
+    _ = compile.compile(compile.makeSlots(), generation: generation)
+})
+do {
+    // Publishing the same two plans in turn: the retired list keeps its capacity after collect,
+    // so the batch measures the exchange and the retire-append, not array growth.
+    let exchange = PlanExchange()
+    let plans = [compile.compile(slots, generation: 1), compile.compile(slots, generation: 2)]
+    let batch = 100
+    let clock = ContinuousClock()
+    var samples: [Double] = []
+    for round in 0..<2_000 {
+        let start = clock.now
+        for index in 0..<batch { exchange.publish(plans[index & 1]) }
+        let elapsed = nanoseconds(clock.now - start)
+        exchange.collect(audioStopped: true)
+        if round >= 20 { samples.append(elapsed / Double(batch)) }
+    }
+    controlRow("PlanExchange.publish", "(per call)", Stats(samples), unit: 1, suffix: " ns")
+    let empty = measure(budget: .milliseconds(50)) {}
+    print("| (clock read overhead per sample, for scale) | | \(f(empty.median, 0)) ns | | | |")
+}
+do {
+    let (text, sources) = GraphGenerator.graphText(atLeast: 1 << 20)
+    let graph = GraphGenerator.load(text)
+    let name = "\(f(Double(text.utf8.count) / 1_048_576, 2)) MiB: \(graph.apps.count) apps, \(graph.connections.count) connections"
+    _ = sources
+    controlRow("GraphFile.load(text:) 1 MB", name, measure(warmup: 1, minimumSamples: 5, budget: controlBudget * 2) {
+        _ = GraphFile.load(text: text, file: "big.json", registry: BuiltinNodes.registry)
+    })
+    let denseText = GraphGenerator.denseGraph(sources: 983, mixers: 16, fanOut: 5)
+    controlRow("GraphFile.load(text:)", "\(denseName) (\(denseText.utf8.count / 1024) KiB)",
+               measure(warmup: 1, minimumSamples: 5, budget: controlBudget) {
+        _ = GraphFile.load(text: denseText, file: "dense.json", registry: BuiltinNodes.registry)
+    })
+}

@@ -9,6 +9,10 @@ let package = Package(
         .executable(name: "iaa", targets: ["iaa"]),
         .library(name: "NodeKit", targets: ["NodeKit"]),
         .library(name: "IAAPluginABI", targets: ["IAAPluginABI"]),
+        // For the benchmark package in Benchmarks/, which depends on this one by path.
+        .library(name: "AudioGraph", targets: ["AudioGraph"]),
+        .library(name: "Nodes", targets: ["Nodes"]),
+        .library(name: "OfflineBackend", targets: ["OfflineBackend"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),

@@ -16,15 +16,26 @@ public struct Graph: Sendable {
     public let order: [Int]
     /// The graph's `policy` block: duck level, gain ramp time, background task allowance.
     public let policy: PolicyConfiguration
+    /// The graph's `transport` block: the host tempo and meter.
+    public let transport: TransportConfiguration
 
     public init(name: String, apps: [App], connections: [Connection],
-                externalConnections: [ExternalConnection], order: [Int], policy: PolicyConfiguration = .init()) {
+                externalConnections: [ExternalConnection], order: [Int], policy: PolicyConfiguration = .init(),
+                transport: TransportConfiguration = .init()) {
         self.name = name
         self.apps = apps
         self.connections = connections
         self.externalConnections = externalConnections
         self.order = order
         self.policy = policy
+        self.transport = transport
+    }
+
+    /// The same graph with other connections (for live connect and disconnect); the order is
+    /// recomputed by the caller's validation, so this is only for changes that keep it valid.
+    public func with(connections: [Connection], order: [Int]) -> Graph {
+        Graph(name: name, apps: apps, connections: connections, externalConnections: externalConnections,
+              order: order, policy: policy, transport: transport)
     }
 
     /// The index of the app called `id`.
@@ -55,9 +66,13 @@ public struct App: Sendable {
     /// The app's audio session, or nil for a plain processing node (a gain, a mixer) that the
     /// policy does not manage and that is always audible.
     public let session: AppSessionSetup?
+    /// The Inter-App Audio component a node app publishes: the graph's `component`, else the
+    /// node type's own.
+    public let component: ComponentDescription?
 
     public init(id: String, role: AppRole, type: NodeType, configuration: NodeConfiguration,
-                parameters: [Float], layout: NodeLayout, session: AppSessionSetup? = nil) {
+                parameters: [Float], layout: NodeLayout, session: AppSessionSetup? = nil,
+                component: ComponentDescription? = nil) {
         self.id = id
         self.role = role
         self.type = type
@@ -65,6 +80,25 @@ public struct App: Sendable {
         self.parameters = parameters
         self.layout = layout
         self.session = session
+        self.component = component ?? type.component
+    }
+}
+
+/// The host transport a graph asks for (`"transport": {"tempo": 120, "beatsPerBar": 4}`).
+public struct TransportConfiguration: Sendable, Hashable {
+    /// Beats per minute.
+    public var tempo: Double
+    public var beatsPerBar: Double
+    /// The transport rolls from the start (offline; live, JACK's transport decides).
+    public var playing: Bool
+    /// Live: the engine becomes JACK's timebase master, so every JACK client sees this tempo.
+    public var timebaseMaster: Bool
+
+    public init(tempo: Double = 120, beatsPerBar: Double = 4, playing: Bool = false, timebaseMaster: Bool = false) {
+        self.tempo = tempo
+        self.beatsPerBar = beatsPerBar
+        self.playing = playing
+        self.timebaseMaster = timebaseMaster
     }
 }
 

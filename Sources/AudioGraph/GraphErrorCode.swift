@@ -56,6 +56,16 @@ public enum GraphErrorCode: String, Sendable, Hashable, CaseIterable {
     case duplicateConnection
     /// A port glob that matches no port.
     case emptyGlob
+    /// Inter-App Audio: an app lacks a grant or background mode a connection needs ('ent?').
+    case missingEntitlement
+    /// Inter-App Audio: a session that cannot take part (no mixWithOthers, not active) ('!cat').
+    case incompatibleCategory
+    /// Inter-App Audio: only node apps connect to a host.
+    case notANode
+    /// A node app without a component (type, subtype, manufacturer).
+    case missingComponent
+    /// A component type whose ports the node does not have (an effect without an input).
+    case componentMismatch
     /// A session option that the app's category does not accept (AVAudioSession's `badParam`).
     case badOption
     /// A warning: a session mode the category does not support; the session behaves as `default`.

@@ -26,6 +26,8 @@ public class NodeSlot {
     /// False when the app may not hear outside (JACK) input: a session that cannot record, or
     /// lacks the `microphone` grant, records silence.
     let hearsOutsideInput = Atomic<Bool>(true)
+    /// Where the node's remote transport requests land (play, stop, toggle record).
+    let transportRequest: UnsafeMutablePointer<Atomic<UInt8>>
 
     init(appID: String, type: NodeType, configuration: NodeConfiguration, initialValues: [Float],
          sampleRate: Double, rampSeconds: Double, gainRampSeconds: Double) {
@@ -36,6 +38,8 @@ public class NodeSlot {
         parameterCount = type.parameters.count
         let rampFrames = max(0, Int((rampSeconds * sampleRate).rounded()))
         policyGainTarget = Atomic(Float(1).bitPattern)
+        transportRequest = .allocate(capacity: 1)
+        transportRequest.initialize(to: Atomic(0))
         policyGain = ParameterSmoother(value: 1, rampFrames: max(0, Int((gainRampSeconds * sampleRate).rounded())))
         targets = .allocate(capacity: max(parameterCount, 1))
         smoothers = .allocate(capacity: max(parameterCount, 1))
@@ -50,6 +54,8 @@ public class NodeSlot {
     }
 
     deinit {
+        transportRequest.deinitialize(count: 1)
+        transportRequest.deallocate()
         targets.deinitialize(count: parameterCount)
         targets.deallocate()
         smoothers.deallocate()
@@ -79,6 +85,11 @@ public class NodeSlot {
     public func startPolicyGain(at gain: Float) {
         setPolicyGain(gain)
         policyGain = ParameterSmoother(value: gain, rampFrames: policyGain.rampFrames)
+    }
+
+    /// Takes the node's pending transport request, if any (control side).
+    public func takeTransportRequest() -> TransportRequest {
+        TransportRequest(rawValue: transportRequest.pointee.exchange(0, ordering: .acquiringAndReleasing)) ?? .none
     }
 
     /// Suspends or resumes the app's processing (after its gain has faded out).
@@ -133,7 +144,7 @@ public class NodeSlot {
     /// Renders one cycle of the node.
     /// - Realtime: safe.
     func run(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
-             outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int) {}
+             outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {}
 }
 
 /// The one concrete slot per node type, so the call to `process` is direct and generic.
@@ -151,7 +162,7 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
 
     /// - Realtime: safe.
     override func run(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
-                      outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int) {
+                      outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
         let gain = advancePolicyGain(context.frames)
         if gain.isSteady && gain.end == 0 && suspended.load(ordering: .relaxed) {
             // Suspended and faded out: the node is not called, its outputs are silent.
@@ -163,7 +174,8 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
             frames: context.frames, sampleRate: sampleRate, sampleTime: context.sampleTime,
             inputs: AudioInputs(base: inputs, count: inputCount, frames: context.frames),
             outputs: AudioOutputs(base: outputs, count: outputCount, frames: context.frames),
-            parameters: ParameterRamps(base: ramps, count: parameterCount)))
+            parameters: ParameterRamps(base: ramps, count: parameterCount), midi: midi,
+            transport: context.transport, transportRequests: TransportRequestCell(cell: UnsafePointer(transportRequest))))
         applyPolicyGain(gain, outputs: outputs, outputCount: outputCount, frames: context.frames)
     }
 }

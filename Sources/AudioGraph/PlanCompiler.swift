@@ -7,6 +7,8 @@ import NodeKit
 public enum PlanCompiler {
     /// Floats per buffer are rounded up to a cache line so every buffer starts 64-byte aligned.
     static let alignmentFloats = 16
+    /// MIDI messages one app can receive in one cycle.
+    static let midiCapacity = 512
 
     /// Compiles `graph`. `slots[i]` renders `graph.apps[i]`.
     public static func compile(_ graph: Graph, slots: [NodeSlot], sampleRate: Double,
@@ -41,6 +43,17 @@ public enum PlanCompiler {
             sourcesByInput[connection.to, default: []].append(MixSource(buffer: buffer, gain: connection.gain))
         }
 
+        // One MIDI buffer per app with a MIDI input, in app order.
+        var midiIndexOfApp: [Int: Int] = [:]
+        for (appIndex, app) in graph.apps.enumerated() where !app.layout.midiInputs.isEmpty {
+            midiIndexOfApp[appIndex] = midiIndexOfApp.count
+        }
+        let midiBuffers = UnsafeMutableBufferPointer<MIDIBuffer>.allocate(capacity: max(midiIndexOfApp.count, 1))
+        for index in midiIndexOfApp.values {
+            let events = UnsafeMutablePointer<MIDIEvent>.allocate(capacity: midiCapacity)
+            events.initialize(repeating: MIDIEvent(frame: 0, status: 0), count: midiCapacity)
+            midiBuffers.initializeElement(at: index, to: MIDIBuffer(events: events, capacity: midiCapacity, count: 0))
+        }
         let steps = UnsafeMutableBufferPointer<RenderStep>.allocate(capacity: graph.order.count)
         let inputs = UnsafeMutableBufferPointer<InputMix>.allocate(capacity: max(inputTotal, 1))
         let sources = UnsafeMutableBufferPointer<MixSource>.allocate(capacity: max(graph.connections.count, 1))
@@ -71,7 +84,7 @@ public enum PlanCompiler {
             steps.initializeElement(at: stepIndex, to: RenderStep(
                 slot: .passUnretained(slots[appIndex]), inputStart: inputStart,
                 inputCount: inputCursor - inputStart, outputStart: outputStart,
-                outputCount: outputCursor - outputStart))
+                outputCount: outputCursor - outputStart, midiIndex: midiIndexOfApp[appIndex] ?? -1))
         }
 
         let externalInputs = UnsafeMutableBufferPointer<UnsafePointer<Float>?>.allocate(capacity: max(exposure.inputs.count, 1))
@@ -86,7 +99,9 @@ public enum PlanCompiler {
             inputPointers: inputPointers, outputPointers: outputPointers,
             externalInputs: UnsafeMutableBufferPointer(rebasing: externalInputs[0..<exposure.inputs.count]),
             externalOutputs: UnsafeMutableBufferPointer(rebasing: externalOutputs[0..<exposure.outputs.count]),
-            externalPorts: exposure.ports, silence: silence, arena: arena, outputBuffers: outputBuffers)
+            externalPorts: exposure.ports, silence: silence, arena: arena, outputBuffers: outputBuffers,
+            midiBuffers: UnsafeMutableBufferPointer(rebasing: midiBuffers[0..<midiIndexOfApp.count]),
+            midiIndexOfApp: Dictionary(uniqueKeysWithValues: midiIndexOfApp.map { (graph.apps[$0.key].id, $0.value) }))
         return RenderPlan(generation: generation, sampleRate: sampleRate, maximumFrames: maximumFrames,
                           tables: tables, slots: slots)
     }
@@ -110,17 +125,31 @@ public enum PlanCompiler {
                 exposure.inputIndex[address] = exposure.inputs.count
                 exposure.inputs.append(address)
                 inputPorts.append(ExternalPort(appID: app.id, portName: spec.name, displayName: spec.displayName,
-                                               group: spec.group, direction: .input, order: order))
+                                               group: spec.group, direction: .input, order: order, kind: .audio,
+                                               midiIndex: -1))
                 order += 1
             }
             for (portIndex, spec) in app.layout.outputs.enumerated() {
                 exposure.outputs.append(PortAddress(app: appIndex, port: portIndex))
                 outputPorts.append(ExternalPort(appID: app.id, portName: spec.name, displayName: spec.displayName,
-                                                group: spec.group, direction: .output, order: order))
+                                                group: spec.group, direction: .output, order: order, kind: .audio,
+                                                midiIndex: -1))
                 order += 1
             }
         }
-        exposure.ports = inputPorts + outputPorts
+        // MIDI inputs of one app all feed that app's buffer (numbered as the compiler numbers them).
+        var midiPorts: [ExternalPort] = []
+        var midiApps = 0
+        for app in graph.apps where !app.layout.midiInputs.isEmpty {
+            for spec in app.layout.midiInputs {
+                midiPorts.append(ExternalPort(appID: app.id, portName: spec.name, displayName: spec.displayName,
+                                              group: spec.group, direction: .input, order: order, kind: .midi,
+                                              midiIndex: midiApps))
+                order += 1
+            }
+            midiApps += 1
+        }
+        exposure.ports = inputPorts + outputPorts + midiPorts
         return exposure
     }
 }

@@ -26,6 +26,12 @@ public final class RenderPlan: @unchecked Sendable {
     /// One opaque handle per `externalPorts` entry for the backend's own port records. The backend
     /// fills it before publishing the plan; the audio thread then reads it.
     public let backendHandles: UnsafeMutableBufferPointer<UnsafeMutableRawPointer?>
+    /// One MIDI buffer per app with a MIDI input; the backend fills them at the start of a cycle.
+    public let midiBuffers: UnsafeMutableBufferPointer<MIDIBuffer>
+    private let midiIndexOfApp: [String: Int]
+    /// For each exposed MIDI port (after the audio ports in `externalPorts`), the MIDI buffer it
+    /// feeds: a flat table the audio thread can read.
+    public let externalMIDITargets: UnsafeMutableBufferPointer<Int>
     let silence: UnsafeMutablePointer<Float>
     private let arena: UnsafeMutableRawPointer
     /// Keeps every slot alive while this plan may still run.
@@ -47,6 +53,12 @@ public final class RenderPlan: @unchecked Sendable {
         externalPorts = tables.externalPorts
         backendHandles = .allocate(capacity: tables.externalPorts.count)
         backendHandles.initialize(repeating: nil)
+        midiBuffers = tables.midiBuffers
+        midiIndexOfApp = tables.midiIndexOfApp
+        let midiPorts = tables.externalPorts.filter { $0.kind == .midi }
+        let targets = UnsafeMutableBufferPointer<Int>.allocate(capacity: max(midiPorts.count, 1))
+        for (index, port) in midiPorts.enumerated() { targets.initializeElement(at: index, to: port.midiIndex) }
+        externalMIDITargets = UnsafeMutableBufferPointer(rebasing: targets[0..<midiPorts.count])
         silence = tables.silence
         arena = tables.arena
         outputBuffers = tables.outputBuffers
@@ -62,6 +74,9 @@ public final class RenderPlan: @unchecked Sendable {
         externalInputs.deallocate()
         externalOutputs.deallocate()
         backendHandles.deallocate()
+        for buffer in midiBuffers { buffer.events.deallocate() }
+        midiBuffers.deallocate()
+        externalMIDITargets.deallocate()
         arena.deallocate()
     }
 
@@ -72,6 +87,9 @@ public final class RenderPlan: @unchecked Sendable {
 
     /// Number of node steps, for status displays and tests.
     public var stepCount: Int { steps.count }
+
+    /// The index of `appID`'s MIDI buffer, if it has a MIDI input (control side lookup).
+    public func midiBufferIndex(app appID: String) -> Int? { midiIndexOfApp[appID] }
 
     /// The apps this plan renders, in graph order.
     public var slotAppIDs: [String] { slots.map(\.appID) }
@@ -95,4 +113,6 @@ struct PlanTables {
     var silence: UnsafeMutablePointer<Float>
     var arena: UnsafeMutableRawPointer
     var outputBuffers: [String: UnsafeMutablePointer<Float>]
+    var midiBuffers: UnsafeMutableBufferPointer<MIDIBuffer>
+    var midiIndexOfApp: [String: Int]
 }

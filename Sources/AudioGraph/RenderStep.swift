@@ -1,3 +1,5 @@
+import NodeKit
+
 /// One entry of a plan: mix the inputs of one app, then run its node.
 ///
 /// `BitwiseCopyable` so that no class-typed field (and no retain) can creep into the step table.
@@ -9,6 +11,30 @@ struct RenderStep: BitwiseCopyable {
     /// Range in the plan's `outputPointers` table.
     let outputStart: Int
     let outputCount: Int
+    /// Index in the plan's `midiBuffers`, or -1 for a node without MIDI input.
+    let midiIndex: Int
+}
+
+/// The MIDI messages one app receives in a cycle: the backend fills it before rendering (from
+/// JACK MIDI ports, or from the timeline offline), in frame order.
+public struct MIDIBuffer: BitwiseCopyable {
+    public let events: UnsafeMutablePointer<MIDIEvent>
+    public let capacity: Int
+    public var count: Int
+
+    /// Adds an event in frame order; drops it when the buffer is full (a cycle of more than
+    /// `capacity` messages is not music).
+    /// - Realtime: safe.
+    public mutating func insert(_ event: MIDIEvent) {
+        guard count < capacity else { return }
+        var index = count
+        while index > 0 && events[index - 1].frame > event.frame {
+            events[index] = events[index - 1]
+            index -= 1
+        }
+        events[index] = event
+        count += 1
+    }
 }
 
 /// How one app input is fed this cycle: summed sources, plus an outside JACK port when connected.
@@ -30,6 +56,7 @@ struct MixSource: BitwiseCopyable {
 
 /// An app port that the backend exposes outside the engine (a JACK port).
 public struct ExternalPort: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable { case audio, midi }
     public let appID: String
     /// The port's symbol (`out`), so the JACK short name is `APP.PORT`.
     public let portName: String
@@ -38,6 +65,9 @@ public struct ExternalPort: Sendable, Hashable {
     public let direction: ExternalPortDirection
     /// Position among all exposed ports, for JACK's `order` metadata.
     public let order: Int
+    public let kind: Kind
+    /// For a MIDI input: its index in the plan's `midiBuffers`.
+    public let midiIndex: Int
 
     /// The JACK short name (`tone.out`).
     public var shortName: String { "\(appID).\(portName)" }

@@ -12,14 +12,25 @@ public enum Renderer {
             for index in step.inputStart..<(step.inputStart + step.inputCount) {
                 plan.inputPointers[index] = mixInput(plan.inputs[index], plan: plan, frames: frames, hearsOutside: hearsOutside)
             }
+            var midi = MIDIEvents.none
+            if step.midiIndex >= 0 {
+                let buffer = plan.midiBuffers[step.midiIndex]
+                midi = MIDIEvents(base: UnsafePointer(buffer.events), count: buffer.count)
+            }
             step.slot._withUnsafeGuaranteedRef { slot in
                 slot.run(context,
                          inputs: UnsafePointer(plan.inputPointers.baseAddress.unsafelyUnwrapped + step.inputStart),
                          inputCount: step.inputCount,
                          outputs: UnsafePointer(plan.outputPointers.baseAddress.unsafelyUnwrapped + step.outputStart),
-                         outputCount: step.outputCount)
+                         outputCount: step.outputCount, midi: midi)
             }
         }
+    }
+
+    /// Empties every MIDI buffer; backends call it before adding this cycle's messages.
+    /// - Realtime: safe.
+    public static func clearMIDI(_ plan: borrowing RenderPlan) {
+        for index in plan.midiBuffers.indices { plan.midiBuffers[index].count = 0 }
     }
 
     /// Returns the buffer an input reads this cycle: the silent buffer, a single unscaled source

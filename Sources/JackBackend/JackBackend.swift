@@ -35,6 +35,7 @@ public final class JackBackend: AudioBackend {
         sampleRate = Double(jack_get_sample_rate(client))
         maximumFrames = Int(jack_get_buffer_size(client))
         cycle = JackCycle(probe: probe)
+        cycle.client = client
         installCallbacks()
     }
 
@@ -83,6 +84,12 @@ public final class JackBackend: AudioBackend {
         cycle.exchange.publish(plan)
     }
 
+    /// The tempo and meter nodes see when JACK's transport has no bar/beat information.
+    public func setDefaultTempo(_ tempo: Double, beatsPerBar: Double) {
+        cycle.defaultTempo = tempo
+        cycle.defaultBeatsPerBar = beatsPerBar
+    }
+
     /// Frees plans the audio thread has moved past. Call periodically from the control side.
     public func collectRetiredPlans() {
         cycle.exchange.collect(audioStopped: !active)
@@ -90,7 +97,8 @@ public final class JackBackend: AudioBackend {
 
     private func register(_ port: ExternalPort) throws(JackError) -> UnsafeMutablePointer<PortRecord> {
         let flags = port.direction == .input ? CJack_port_is_input() : CJack_port_is_output()
-        guard let handle = jack_port_register(client, port.shortName, CJack_default_audio_type(), flags, 0) else {
+        let type = port.kind == .midi ? CJack_default_midi_type() : CJack_default_audio_type()
+        guard let handle = jack_port_register(client, port.shortName, type, flags, 0) else {
             throw JackError(code: .portRegistrationFailed,
                             message: "cannot register JACK port '\(clientName):\(port.shortName)'",
                             hint: "the name may be too long or already taken")
@@ -111,7 +119,7 @@ public final class JackBackend: AudioBackend {
         jack_set_property(client, uuid, CJack_port_group_key(), port.group ?? port.appID, "text/plain")
         jack_set_property(client, uuid, CJack_order_key(), String(port.order),
                           "http://www.w3.org/2001/XMLSchema#integer")
-        jack_set_property(client, uuid, CJack_signal_type_key(), "AUDIO", "text/plain")
+        if port.kind == .audio { jack_set_property(client, uuid, CJack_signal_type_key(), "AUDIO", "text/plain") }
     }
 
     private func refreshConnectionCount(_ handle: OpaquePointer) {

@@ -1,5 +1,6 @@
 import AudioGraph
 import CJack
+import NodeKit
 import Synchronization
 
 /// Everything the JACK process callback touches, in one place only that thread writes
@@ -15,6 +16,12 @@ final class JackCycle: @unchecked Sendable {
     let xruns = Atomic<Int64>(0)
     let shutDown = Atomic<Bool>(false)
 
+    /// Set once before activation; the callback only reads it.
+    var client: OpaquePointer?
+    /// Tempo and meter used when JACK's transport carries no bar/beat information.
+    var defaultTempo: Double = 120
+    var defaultBeatsPerBar: Double = 4
+
     init(probe: RealtimeProbe) {
         self.probe = probe
     }
@@ -23,7 +30,7 @@ final class JackCycle: @unchecked Sendable {
     /// - Realtime: safe.
     func process(frames: Int) {
         probe.begin()
-        let context = RenderContext(frames: frames, sampleTime: sampleTime)
+        let context = RenderContext(frames: frames, sampleTime: sampleTime, transport: queryTransport())
         _ = exchange.withCurrentPlan(context) { plan in
             let handles = plan.backendHandles
             guard frames <= plan.maximumFrames else {
@@ -35,6 +42,7 @@ final class JackCycle: @unchecked Sendable {
             for index in 0..<inputCount {
                 plan.externalInputs[index] = connectedBuffer(handles[index], frames: frames).map { UnsafePointer($0) }
             }
+            readMIDI(plan, handles: handles, frames: frames)
             Renderer.render(plan, context)
             for index in 0..<plan.externalOutputs.count {
                 guard let out = connectedBuffer(handles[inputCount + index], frames: frames) else { continue }
@@ -49,18 +57,71 @@ final class JackCycle: @unchecked Sendable {
     /// - Realtime: safe.
     @inline(__always)
     private func silenceOutputs(_ plan: borrowing RenderPlan, handles: UnsafeMutableBufferPointer<UnsafeMutableRawPointer?>, frames: Int) {
-        for index in plan.externalInputs.count..<handles.count {
+        let outputs = plan.externalInputs.count..<(plan.externalInputs.count + plan.externalOutputs.count)
+        for index in outputs {
             connectedBuffer(handles[index], frames: frames)?.update(repeating: 0, count: frames)
         }
     }
 
-    /// The port's buffer when it has a connection, else nil (no fetch).
+    /// Moves this cycle's messages from every connected JACK MIDI port into its app's buffer.
+    /// - Realtime: safe.
+    @inline(__always)
+    private func readMIDI(_ plan: borrowing RenderPlan, handles: UnsafeMutableBufferPointer<UnsafeMutableRawPointer?>, frames: Int) {
+        Renderer.clearMIDI(plan)
+        let first = plan.externalInputs.count + plan.externalOutputs.count
+        for index in 0..<plan.externalMIDITargets.count {
+            guard let raw = connectedRawBuffer(handles[first + index], frames: frames) else { continue }
+            let target = plan.externalMIDITargets[index]
+            let count = jack_midi_get_event_count(raw)
+            var event = jack_midi_event_t()
+            for eventIndex in 0..<count {
+                guard jack_midi_event_get(&event, raw, eventIndex) == 0, event.size >= 1, event.size <= 3,
+                      let bytes = event.buffer else { continue }
+                plan.midiBuffers[target].insert(MIDIEvent(
+                    frame: Int32(truncatingIfNeeded: event.time), status: bytes[0],
+                    data1: event.size > 1 ? bytes[1] : 0, data2: event.size > 2 ? bytes[2] : 0,
+                    size: UInt8(truncatingIfNeeded: event.size)))
+            }
+        }
+    }
+
+    /// JACK's transport as nodes see it: bar/beat/tempo from the timebase master when there is
+    /// one, else derived from the transport frame and the graph's tempo.
+    /// - Realtime: safe.
+    @inline(__always)
+    private func queryTransport() -> HostTransport {
+        guard let client else { return .stopped }
+        var position = jack_position_t()
+        let state = jack_transport_query(client, &position)
+        var transport = HostTransport(isPlaying: state == JackTransportRolling, tempo: defaultTempo,
+                                      beatsPerBar: defaultBeatsPerBar, sampleTime: Int64(position.frame))
+        if position.valid.rawValue & JackPositionBBT.rawValue != 0, position.beats_per_minute > 0 {
+            transport.tempo = position.beats_per_minute
+            transport.beatsPerBar = Double(position.beats_per_bar)
+            let ticks = position.ticks_per_beat > 0 ? Double(position.tick) / position.ticks_per_beat : 0
+            transport.beatInBar = Double(position.beat - 1) + ticks
+            transport.bar = Int(position.bar)
+            transport.beat = Double(position.bar - 1) * transport.beatsPerBar + transport.beatInBar
+        } else if position.frame_rate > 0 {
+            transport.beat = Double(position.frame) / (Double(position.frame_rate) * 60 / transport.tempo)
+            transport.bar = Int(transport.beat / transport.beatsPerBar) + 1
+            transport.beatInBar = transport.beat - Double(transport.bar - 1) * transport.beatsPerBar
+        }
+        return transport
+    }
+
+    /// The port's audio buffer when it has a connection, else nil (no fetch).
     /// - Realtime: safe.
     @inline(__always)
     private func connectedBuffer(_ handle: UnsafeMutableRawPointer?, frames: Int) -> UnsafeMutablePointer<Float>? {
+        connectedRawBuffer(handle, frames: frames)?.assumingMemoryBound(to: Float.self)
+    }
+
+    /// - Realtime: safe.
+    @inline(__always)
+    private func connectedRawBuffer(_ handle: UnsafeMutableRawPointer?, frames: Int) -> UnsafeMutableRawPointer? {
         guard let record = handle?.assumingMemoryBound(to: PortRecord.self),
-              record.pointee.connections.load(ordering: .relaxed) > 0,
-              let raw = jack_port_get_buffer(record.pointee.port, jack_nframes_t(frames)) else { return nil }
-        return raw.assumingMemoryBound(to: Float.self)
+              record.pointee.connections.load(ordering: .relaxed) > 0 else { return nil }
+        return jack_port_get_buffer(record.pointee.port, jack_nframes_t(frames))
     }
 }

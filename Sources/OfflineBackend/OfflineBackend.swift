@@ -1,4 +1,5 @@
 import AudioGraph
+import NodeKit
 
 /// Drives plans with a manual clock: the same `Renderer` as JACK, one cycle per call, no server.
 ///
@@ -11,12 +12,21 @@ public final class OfflineBackend: AudioBackend {
     /// Cycles rendered so far.
     public private(set) var cycleCount = 0
     private let probe: RealtimeProbe
+    /// The host transport nodes see; `play`/`stop` move it, cycles advance it while playing.
+    public private(set) var transport = HostTransport.stopped
+    /// MIDI messages to deliver at the start of the next cycle, by MIDI buffer index.
+    private var pendingMIDI: [(buffer: Int, event: MIDIEvent)] = []
 
     public init(sampleRate: Double = 48_000, blockSize: Int = 256, probe: RealtimeProbe = .disabled) {
         precondition(sampleRate > 0 && blockSize > 0, "sample rate and block size must be positive")
         self.sampleRate = sampleRate
         self.maximumFrames = blockSize
         self.probe = probe
+    }
+
+    private func updateBars() {
+        transport.bar = Int(transport.beat / transport.beatsPerBar) + 1
+        transport.beatInBar = transport.beat - Double(transport.bar - 1) * transport.beatsPerBar
     }
 
     /// The real-time counter's totals when the probe is armed (IAA_RT_PROBE=1).
@@ -30,10 +40,40 @@ public final class OfflineBackend: AudioBackend {
 
     /// Renders one cycle of `frames` (at most `maximumFrames`) and returns the plan it rendered,
     /// whose output buffers hold the result until the next cycle.
+    /// Sets the tempo and meter (the graph's `transport` block).
+    public func setTempo(_ tempo: Double, beatsPerBar: Double) {
+        transport.tempo = tempo
+        transport.beatsPerBar = beatsPerBar
+        updateBars()
+    }
+
+    /// Starts or stops the transport, as `jack_transport start/stop` does live.
+    public func setPlaying(_ playing: Bool) {
+        transport.isPlaying = playing
+    }
+
+    /// Delivers a MIDI message to `app`'s MIDI input at the first frame of the next cycle.
+    /// Returns false when the app has no MIDI input.
+    @discardableResult
+    public func injectMIDI(_ event: MIDIEvent, app: String) -> Bool {
+        guard let index = exchange.currentPlan?.midiBufferIndex(app: app) else { return false }
+        var event = event
+        event.frame = 0
+        pendingMIDI.append((index, event))
+        return true
+    }
+
     @discardableResult
     public func renderCycle(frames: Int) -> RenderPlan? {
         precondition(frames > 0 && frames <= maximumFrames, "frames out of range")
-        let context = RenderContext(frames: frames, sampleTime: sampleTime)
+        let context = RenderContext(frames: frames, sampleTime: sampleTime, transport: transport)
+        if let plan = exchange.currentPlan {
+            Renderer.clearMIDI(plan)
+            for (index, event) in pendingMIDI where index < plan.midiBuffers.count {
+                plan.midiBuffers[index].insert(event)
+            }
+            pendingMIDI.removeAll(keepingCapacity: true)
+        }
         probe.begin()
         let rendered = exchange.withCurrentPlan(context) { plan in
             Renderer.render(plan, context)
@@ -42,6 +82,11 @@ public final class OfflineBackend: AudioBackend {
         guard rendered else { return nil }
         sampleTime &+= Int64(frames)
         cycleCount += 1
+        if transport.isPlaying {
+            transport.sampleTime &+= Int64(frames)
+            transport.beat += Double(frames) / transport.framesPerBeat(sampleRate: sampleRate)
+            updateBars()
+        }
         return exchange.currentPlan
     }
 }

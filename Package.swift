@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "JackBackend", dependencies: ["AudioGraph", "CJack"]),
         .target(name: "Engine", dependencies: ["AudioGraph", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost"]),
         .executableTarget(name: "iaa", dependencies: [
-            "Engine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Engine", "PluginHost", "NodeKit", "AudioGraph", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession"]),
         .testTarget(name: "PluginHostTests", dependencies: ["PluginHost", "AudioGraph", "Nodes", "OfflineBackend", "SignalAnalysis", "NodeKit"]),

@@ -39,6 +39,9 @@ struct DescriptionReader {
         if let policy = object.member("policy"), let policyDescription = readPolicy(policy) {
             description.policy = policyDescription
         }
+        if let transport = object.member("transport"), let transportDescription = readTransport(transport) {
+            description.transport = transportDescription
+        }
         return description
     }
 
@@ -98,6 +101,13 @@ struct DescriptionReader {
                                  backgroundTaskTime: setting("backgroundTaskTime", example: "30s"))
     }
 
+    private mutating func readTransport(_ node: JSONNode) -> TransportDescription? {
+        guard let object = object(node, at: "/transport", what: "\"transport\"", keys: Keys.transport) else { return nil }
+        return TransportDescription(tempo: object.number("tempo", &sink), beatsPerBar: object.number("beatsPerBar", &sink),
+                                    playing: object.bool("playing", &sink),
+                                    timebaseMaster: object.bool("timebaseMaster", &sink))
+    }
+
     private mutating func readConnection(_ node: JSONNode, at pointer: String) -> ConnectionDescription? {
         guard let object = object(node, at: pointer, what: "a connection", keys: Keys.connection) else { return nil }
         var connection = ConnectionDescription(from: object.string("from", &sink),
@@ -125,11 +135,13 @@ struct DescriptionReader {
 
     /// The keys each object may have, in the order the schema lists them.
     enum Keys {
-        static let graph = ["$schema", "format", "name", "apps", "connections", "jack", "policy"]
+        static let graph = ["$schema", "format", "name", "apps", "connections", "jack", "policy", "transport"]
         static let app = ["id", "role", "plugin", "params", "session", "entitlements", "requires", "backgroundModes",
                           "component", "state", "name", "displayName"]
         static let session = ["category", "mode", "options", "active"]
         static let policy = ["duckLevel", "rampTime", "backgroundTaskTime"]
+        static let transport = ["tempo", "beatsPerBar", "playing", "timebaseMaster"]
+        static let component = ["type", "subtype", "manufacturer", "name", "version"]
         static let connection = ["from", "to", "gain"]
         static let jack = ["client", "connections"]
         static let jackConnection = ["from", "to"]

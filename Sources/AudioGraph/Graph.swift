@@ -127,13 +127,25 @@ public struct Connection: Sendable, Hashable {
 }
 
 /// Something outside the engine that an app port connects to.
-public enum ExternalEndpoint: Sendable, Hashable {
+public enum ExternalEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// A full JACK port name such as `system:playback_1`.
     case port(String)
     /// The physical playback ports (`@playback`), in JACK's order.
     case physicalPlayback
     /// The physical capture ports (`@capture`), in JACK's order.
     case physicalCapture
+    /// The physical MIDI inputs (`@midi-capture`: keyboards, controllers), in JACK's order.
+    case physicalMIDICapture
+
+    /// As a graph file writes it.
+    public var description: String {
+        switch self {
+        case .port(let name): return name
+        case .physicalPlayback: return "@playback"
+        case .physicalCapture: return "@capture"
+        case .physicalMIDICapture: return "@midi-capture"
+        }
+    }
 }
 
 /// A connection between app ports and an outside endpoint.
@@ -148,14 +160,18 @@ public struct ExternalConnection: Sendable, Hashable {
         case fromExternal
     }
 
-    /// The app ports (outputs for `.toExternal`, inputs for `.fromExternal`), in pairing order.
+    /// The app ports (outputs for `.toExternal`, inputs for `.fromExternal`, MIDI inputs when
+    /// `isMIDI`), in pairing order.
     public let ports: [PortAddress]
     public let direction: Direction
     public let endpoint: ExternalEndpoint
+    /// A MIDI connection into an app's MIDI input (`ports` index `layout.midiInputs`).
+    public let isMIDI: Bool
 
-    public init(ports: [PortAddress], direction: Direction, endpoint: ExternalEndpoint) {
+    public init(ports: [PortAddress], direction: Direction, endpoint: ExternalEndpoint, isMIDI: Bool = false) {
         self.ports = ports
         self.direction = direction
         self.endpoint = endpoint
+        self.isMIDI = isMIDI
     }
 }

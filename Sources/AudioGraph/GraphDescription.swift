@@ -18,13 +18,15 @@ public struct GraphDescription: Sendable {
     public var jack: JackDescription
     /// The `policy` block as written; absent settings keep their defaults.
     public var policy: PolicyDescription
+    /// The `transport` block as written; absent settings keep their defaults.
+    public var transport: TransportDescription
     /// Where each value was written; empty for a description built in code.
     public var sourceMap: SourceMap
 
     public init(schema: String? = nil, format: String? = GraphDescription.format, name: String?,
                 apps: [AppDescription] = [], connections: [ConnectionDescription] = [],
                 jack: JackDescription = JackDescription(), policy: PolicyDescription = PolicyDescription(),
-                sourceMap: SourceMap = SourceMap()) {
+                transport: TransportDescription = TransportDescription(), sourceMap: SourceMap = SourceMap()) {
         self.schema = schema
         self.format = format
         self.name = name
@@ -32,6 +34,7 @@ public struct GraphDescription: Sendable {
         self.connections = connections
         self.jack = jack
         self.policy = policy
+        self.transport = transport
         self.sourceMap = sourceMap
     }
 
@@ -72,7 +75,8 @@ public struct AppDescription: Sendable {
     public var entitlements: [String]?
     public var requires: [String]?
     public var backgroundModes: [String]?
-    /// Kept as written for later work.
+    /// The Inter-App Audio `component` object as written; the ``Validator`` reads it (as it reads
+    /// `session`), so that a description built in code is checked the same way.
     public var component: JSONNode?
     public var state: String?
     public var name: String?
@@ -115,6 +119,22 @@ public struct PolicyDescription: Sendable {
         self.duckLevel = duckLevel
         self.rampTime = rampTime
         self.backgroundTaskTime = backgroundTaskTime
+    }
+}
+
+/// The `transport` object: the host tempo and meter, range-checked by the ``Validator``.
+public struct TransportDescription: Sendable {
+    /// Beats per minute.
+    public var tempo: Double?
+    public var beatsPerBar: Double?
+    public var playing: Bool?
+    public var timebaseMaster: Bool?
+
+    public init(tempo: Double? = nil, beatsPerBar: Double? = nil, playing: Bool? = nil, timebaseMaster: Bool? = nil) {
+        self.tempo = tempo
+        self.beatsPerBar = beatsPerBar
+        self.playing = playing
+        self.timebaseMaster = timebaseMaster
     }
 }
 

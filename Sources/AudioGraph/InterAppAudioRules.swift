@@ -106,3 +106,31 @@ public enum InterAppAudioRules {
         return problems.joined(separator: " and ")
     }
 }
+
+extension InterAppAudioRules {
+    /// One condition Inter-App Audio sets for a node app, and whether it holds.
+    public struct Condition: Sendable, Hashable {
+        public let name: String
+        public let holds: Bool
+    }
+
+    /// Every condition for node app `node` to be hosted (what `iaa nodes` shows): the grant,
+    /// mixWithOthers, the audio background mode when it needs its own session, a component
+    /// that fits its ports.
+    public static func conditions(forNode node: Int, in graph: Graph) -> [Condition] {
+        let app = graph.apps[node]
+        let options = app.session?.options ?? []
+        var conditions = [
+            Condition(name: "inter-app-audio", holds: app.session?.entitlements.contains(.interAppAudio) ?? false),
+            Condition(name: "mixWithOthers",
+                      holds: !options.isDisjoint(with: [.mixWithOthers, .duckOthers, .interruptSpokenAudioAndMixWithOthers])),
+        ]
+        if nodeNeedsSession(node, in: graph) {
+            conditions.append(Condition(name: "audio background mode",
+                                        holds: app.session?.backgroundModes.contains(.audio) ?? false))
+        }
+        conditions.append(Condition(name: "component fits ports",
+                                    holds: app.component.map { mismatch($0.type, app.layout) == nil } ?? false))
+        return conditions
+    }
+}

@@ -27,4 +27,15 @@ public struct TimelineEntry: Sendable, Equatable {
 public enum TimelineAction: Sendable, Equatable {
     /// An action for the session policy.
     case session(SessionAction)
+    /// A MIDI message to an app with a MIDI input (`midi`): 1 to 3 bytes, status byte first.
+    case midi(app: String, bytes: [UInt8])
+    /// The host transport starts (`play`) or stops (`stop`).
+    case transport(playing: Bool)
+    /// A parameter change (`setParam`): `index` into the app's `type.parameters`, the value
+    /// range-checked.
+    case setParameter(app: String, index: Int, value: Float)
+    /// A live connection (`connect`); whether Inter-App Audio allows it is the engine's decision.
+    case connect(Connection)
+    /// A live disconnection (`disconnect`); the connection may have been made earlier in the timeline.
+    case disconnect(from: PortAddress, to: PortAddress)
 }

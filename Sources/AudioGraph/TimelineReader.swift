@@ -1,7 +1,7 @@
 import AudioSession
 
 /// Reads a timeline's ``JSONNode`` tree into entries: each entry's time, action and fields, and
-/// that every app it names is an app of the graph with a session.
+/// that every app it names is an app of the graph (with a session, for the policy's actions).
 ///
 /// Every error is collected; an entry with one is left out, and the caller drops the timeline.
 struct TimelineReader {
@@ -9,9 +9,15 @@ struct TimelineReader {
     enum ActionName: String, CaseIterable {
         case setCategory, activate, deactivate, foreground, background, beginBackgroundTask, endBackgroundTask
         case startAudio, stopAudio, interrupt, device, route
+        case midi, play, stop, setParam, connect, disconnect
 
         var fields: [String] {
             switch self {
+            case .midi: ["app", "bytes"]
+            case .play, .stop: []
+            case .setParam: ["app", "param", "value"]
+            case .connect: ["from", "to", "gain"]
+            case .disconnect: ["from", "to"]
             case .setCategory: ["app", "category", "mode", "options"]
             case .deactivate: ["app", "options"]
             case .startAudio: ["app", "recording"]
@@ -23,13 +29,21 @@ struct TimelineReader {
         }
     }
 
-    private(set) var sink: DiagnosticSink
+    /// Written by the engine actions' extension too.
+    var sink: DiagnosticSink
+    let graph: Graph
+    /// Every app, for the engine actions' `APP:PORT` references.
+    let ports: PortResolution.Apps
     /// Ids of the apps with a session, in graph order (for did-you-mean and listings).
     private let managedApps: [String]
     private let unmanagedApps: Set<String>
 
     init(file: String, root: JSONNode, graph: Graph) {
         sink = DiagnosticSink(file: file, sourceMap: SourceMap(root: root))
+        self.graph = graph
+        var index: [String: Int] = [:]
+        for (position, app) in graph.apps.enumerated() where index[app.id] == nil { index[app.id] = position }
+        ports = PortResolution.Apps(index: index, layout: { graph.apps[$0].layout }, ids: { graph.apps.map(\.id) })
         managedApps = graph.apps.filter { $0.session != nil }.map(\.id)
         unmanagedApps = Set(graph.apps.filter { $0.session == nil }.map(\.id))
     }
@@ -64,7 +78,7 @@ struct TimelineReader {
         let object = ObjectReader(members: members, pointer: pointer, allowed: allowed, sink: &sink)
         let time = time(object)
         guard let name, let action = action(name, object), let time else { return nil }
-        return TimelineEntry(time: time, action: .session(action), pointer: pointer, line: node.location?.line,
+        return TimelineEntry(time: time, action: action, pointer: pointer, line: node.location?.line,
                              column: node.location?.column, sourceJSON: JSONText.compact(node))
     }
 
@@ -96,7 +110,19 @@ struct TimelineReader {
         return time
     }
 
-    private mutating func action(_ name: ActionName, _ object: ObjectReader) -> SessionAction? {
+    private mutating func action(_ name: ActionName, _ object: ObjectReader) -> TimelineAction? {
+        switch name {
+        case .midi: midi(object)
+        case .play: .transport(playing: true)
+        case .stop: .transport(playing: false)
+        case .setParam: parameterChange(object)
+        case .connect: connection(object)
+        case .disconnect: disconnection(object)
+        default: sessionAction(name, object).map(TimelineAction.session)
+        }
+    }
+
+    private mutating func sessionAction(_ name: ActionName, _ object: ObjectReader) -> SessionAction? {
         switch name {
         case .setCategory:
             let app = app(object)
@@ -132,6 +158,8 @@ struct TimelineReader {
             return device(object)
         case .route:
             return object.bool("available", &sink, required: true).map { .route(available: $0) }
+        case .midi, .play, .stop, .setParam, .connect, .disconnect:
+            preconditionFailure("\(name) is not an action of the session policy")
         }
     }
 

@@ -7,7 +7,7 @@ extension Validator {
         if connection.to == nil { requireKey("to", of: connection.pointer) }
         let from = connection.from.flatMap { port($0, direction: .output, at: connection.pointer + "/from", side: "from") }
         let to = connection.to.flatMap { port($0, direction: .input, at: connection.pointer + "/to", side: "to") }
-        let gain = connection.gain.flatMap { self.gain($0, at: connection.pointer + "/gain") }
+        let gain = connection.gain.flatMap { PortResolution.gain($0, at: connection.pointer + "/gain", &sink) }
         guard let from, let to else { return }
         if let earlier = connections.firstIndex(where: { $0.from == from && $0.to == to }) {
             sink.error(.duplicateConnection, at: connection.pointer,
@@ -15,7 +15,8 @@ extension Validator {
                        hint: "remove one of them; to change the level, set \"gain\" on one connection")
             return
         }
-        if let cycle = dependencies.add(from: from.app, to: to.app) {
+        let feedback = apps[to.app].layout.map { $0.inputs[to.port].readsPreviousCycle } ?? false
+        if !feedback, let cycle = dependencies.add(from: from.app, to: to.app) {
             let names = cycle.map { JSONText.quoted(apps[$0].id ?? "?") }.joined(separator: " → ")
             sink.error(.cycle, at: connection.pointer, "apps \(names) form a cycle",
                        hint: cycle.count == 2
@@ -37,65 +38,10 @@ extension Validator {
 
     /// Resolves `APP:PORT` to an address in `direction`, or reports why it cannot.
     mutating func port(_ text: String, direction: PortSpec.Direction, at pointer: String, side: String) -> PortAddress? {
-        guard let reference = PortReference(text) else {
-            sink.error(.invalidEndpoint, at: pointer, "\(JSONText.quoted(text)) is not \"APP:PORT\"",
-                       hint: appIndex[text] != nil ? "name one of its ports, such as \"\(text):\(direction == .output ? "out" : "in")\"" : nil)
-            return nil
-        }
-        guard let appIndex = app(named: reference.app) else {
-            sink.error(.unknownApp, at: pointer, "no app \(JSONText.quoted(reference.app))",
-                       hint: Suggestion.hint(for: reference.app, in: appIds) ?? "apps: " + appIds.joined(separator: ", "))
-            return nil
-        }
-        // An app whose plugin is unknown was reported already; its ports are unknowable.
-        guard let layout = apps[appIndex].layout else { return nil }
-        let ports = direction == .output ? layout.outputs : layout.inputs
-        if let index = ports.firstIndex(where: { $0.name == reference.port }) {
-            return PortAddress(app: appIndex, port: index)
-        }
-        let others = direction == .output ? layout.inputs : layout.outputs
-        if others.contains(where: { $0.name == reference.port }) {
-            sink.error(.wrongDirection, at: pointer,
-                       "\(JSONText.quoted(text)) is an \(direction.opposite.rawValue), but \"\(side)\" must be an \(direction.rawValue) (\(Self.list(ports, direction, of: reference.app)))",
-                       hint: "connections go from an output to an input; swap \"from\" and \"to\"?")
-            return nil
-        }
-        sink.error(.unknownPort, at: pointer,
-                   "app \(JSONText.quoted(reference.app)) has no \(direction.rawValue) \(JSONText.quoted(reference.port)) (\(Self.list(ports, direction, of: nil)))",
-                   hint: Suggestion.hint(for: reference.port, in: ports.map(\.name))
-                       ?? (ports.isEmpty
-                           ? "connect a different app, or choose a node type that has \(direction.rawValue)s"
-                           : "use one of the \(direction.rawValue)s listed, or configure the app to have more (a mixer's \"inputs\")"))
-        return nil
+        // Copies, so that the closures do not read `self` while `sink` is being written.
+        let resolved = apps
+        let known = PortResolution.Apps(index: appIndex, layout: { resolved[$0].layout },
+                                        ids: { resolved.compactMap(\.id) })
+        return PortResolution.port(text, direction: direction, in: known, at: pointer, side: side, &sink)
     }
-
-    /// `inputs: in_1, in_2` or `"tone" has no inputs`.
-    static func list(_ ports: [PortSpec], _ direction: PortSpec.Direction, of app: String?) -> String {
-        let owner = app.map { " of \(JSONText.quoted($0))" } ?? ""
-        guard !ports.isEmpty else { return "it has no \(direction.rawValue)s" }
-        return "\(direction.rawValue)s\(owner): " + ports.map(\.name).joined(separator: ", ")
-    }
-
-    /// A connection gain: a finite number ≥ 0, or a string such as `"-6dB"`.
-    private mutating func gain(_ literal: ValueLiteral, at pointer: String) -> Float? {
-        let value: Float?
-        switch literal {
-        case .number(let number): value = Float(number)
-        case .text(let text): value = ParameterValue.parse(text)
-        }
-        guard let value, value.isFinite, value >= 0 else {
-            let written = switch literal {
-            case .number(let number): Self.text(number)
-            case .text(let text): JSONText.quoted(text)
-            }
-            sink.error(.invalidGain, at: pointer, "gain \(written) must be a finite number ≥ 0",
-                       hint: "write a linear gain such as 0.5, or decibels such as \"-6dB\"")
-            return nil
-        }
-        return value
-    }
-}
-
-extension PortSpec.Direction {
-    var opposite: PortSpec.Direction { self == .input ? .output : .input }
 }

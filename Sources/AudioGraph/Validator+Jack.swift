@@ -64,6 +64,21 @@ extension Validator {
             guard let ports = ports(of: index, reference, direction: .output, at: fromPointer, text: fromText) else { return }
             resolved = ExternalConnection(ports: ports, direction: .toExternal, endpoint: endpoint)
         case (.external(let endpoint), .app(let index, let reference)):
+            if let midi = apps[index].layout?.midiInputs.firstIndex(where: { $0.name == reference.port }) {
+                guard endpoint != .physicalCapture else {
+                    sink.error(.invalidEndpoint, at: fromPointer, "\"@capture\" is audio; \(JSONText.quoted(toText)) is a MIDI input",
+                               hint: "connect MIDI from \"@midi-capture\" or a JACK MIDI port")
+                    return
+                }
+                resolved = ExternalConnection(ports: [PortAddress(app: index, port: midi)], direction: .fromExternal,
+                                              endpoint: endpoint, isMIDI: true)
+                break
+            }
+            guard endpoint != .physicalMIDICapture else {
+                sink.error(.invalidEndpoint, at: fromPointer, "\"@midi-capture\" is MIDI; \(JSONText.quoted(toText)) is not a MIDI input",
+                           hint: "connect it to an instrument's \"midi_in\", or use \"@capture\" for audio")
+                return
+            }
             guard let ports = ports(of: index, reference, direction: .input, at: toPointer, text: toText) else { return }
             resolved = ExternalConnection(ports: ports, direction: .fromExternal, endpoint: endpoint)
         }
@@ -101,12 +116,20 @@ extension Validator {
                 return .invalid
             }
             return .external(.physicalCapture)
+        case "@midi-capture":
+            guard role == "from" else {
+                sink.error(.invalidEndpoint, at: pointer, "\"@midi-capture\" can only be a \"from\"",
+                           hint: "it feeds an instrument's \"midi_in\"")
+                return .invalid
+            }
+            return .external(.physicalMIDICapture)
         default:
             break
         }
         if text.hasPrefix("@") {
             sink.error(.invalidEndpoint, at: pointer, "unknown endpoint \(JSONText.quoted(text))",
-                       hint: Suggestion.hint(for: text, in: ["@playback", "@capture"]) ?? "use \"@playback\" or \"@capture\"")
+                       hint: Suggestion.hint(for: text, in: ["@playback", "@capture", "@midi-capture"])
+                           ?? "use \"@playback\", \"@capture\" or \"@midi-capture\"")
             return .invalid
         }
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.index(after: colon) != text.endIndex else {
@@ -159,7 +182,7 @@ extension Validator {
         let matches = candidates.indices.filter { glob.matches(candidates[$0].name) }
         guard !matches.isEmpty else {
             sink.error(.emptyGlob, at: pointer,
-                       "\(JSONText.quoted(text)) matches no \(direction.rawValue) of \(JSONText.quoted(reference.app)) (\(Self.list(candidates, direction, of: nil)))")
+                       "\(JSONText.quoted(text)) matches no \(direction.rawValue) of \(JSONText.quoted(reference.app)) (\(PortResolution.list(candidates, direction, of: nil)))")
             return nil
         }
         return matches.map { PortAddress(app: index, port: $0) }

@@ -10,7 +10,7 @@ extension Validator {
         for assignment in app.params {
             let pointer = JSONPointer.appending(app.pointer + "/params", assignment.name)
             if let index = type.parameterIndex(assignment.name) {
-                if let value = parameterValue(assignment.value, spec: type.parameters[index], at: pointer) {
+                if let value = Self.parameterValue(assignment.value, spec: type.parameters[index], at: pointer, &sink) {
                     parameters[index] = value
                 }
             } else if let spec = type.configuration.first(where: { $0.name == assignment.name }) {
@@ -36,7 +36,10 @@ extension Validator {
                    hint: Suggestion.hint(for: name, in: parameterNames + configurationNames))
     }
 
-    private mutating func parameterValue(_ literal: ValueLiteral, spec: ParameterSpec, at pointer: String) -> Float? {
+    /// The value `literal` gives a parameter, range-checked against `spec`; nil after reporting at
+    /// `pointer`. Shared with timelines' `setParam`, so a value reads the same in both files.
+    static func parameterValue(_ literal: ValueLiteral, spec: ParameterSpec, at pointer: String,
+                               _ sink: inout DiagnosticSink) -> Float? {
         let value: Float
         switch literal {
         case .number(let number):

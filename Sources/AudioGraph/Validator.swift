@@ -2,7 +2,8 @@ import AudioSession
 import NodeKit
 
 /// Checks a ``GraphDescription`` against a registry and builds the ``Graph``: ids, plugins,
-/// parameters, sessions, ports, directions, gains, JACK names, cycles and the policy settings.
+/// parameters, sessions, components, ports, directions, gains, JACK names, cycles, the policy and
+/// transport settings and, on a graph with no other error, Inter-App Audio's conditions.
 ///
 /// It collects every error before failing, so that one run of `iaa validate` shows them all.
 public struct Validator {
@@ -15,6 +16,7 @@ public struct Validator {
         let parameters: [Float]
         let layout: NodeLayout?
         let session: AppSessionSetup?
+        let component: ComponentDescription?
     }
 
     var sink: DiagnosticSink
@@ -58,15 +60,19 @@ public struct Validator {
         for app in description.apps.indices { validator.checkJackNames(app: app) }
         for connection in description.jack.connections { validator.resolve(connection) }
         let policy = validator.policy()
-        let diagnostics = validator.sink.sorted
-        guard !diagnostics.contains(where: \.isError) else {
-            return GraphLoadResult(graph: nil, description: description, diagnostics: diagnostics)
+        let transport = validator.transport()
+        guard !validator.sink.diagnostics.contains(where: \.isError) else {
+            return GraphLoadResult(graph: nil, description: description, diagnostics: validator.sink.sorted)
         }
         let graph = Graph(name: description.name ?? "", apps: validator.finishedApps(),
                           connections: validator.connections,
                           externalConnections: validator.externalConnections,
-                          order: validator.dependencies.order(), policy: policy)
-        return GraphLoadResult(graph: graph, description: description, diagnostics: diagnostics)
+                          order: validator.dependencies.order(), policy: policy, transport: transport)
+        // Inter-App Audio's conditions are about apps as the graph holds them, so they are checked
+        // last, over the graph itself, with the rules the engine applies to live connections.
+        validator.checkInterAppAudio(graph)
+        // The result drops the graph when that found an error.
+        return GraphLoadResult(graph: graph, description: description, diagnostics: validator.sink.sorted)
     }
 
     /// The apps as the graph holds them; only called when there is no error, so every field is set.
@@ -74,7 +80,7 @@ public struct Validator {
         apps.compactMap { app in
             guard let id = app.id, let type = app.type, let layout = app.layout else { return nil }
             return App(id: id, role: app.role, type: type, configuration: app.configuration,
-                       parameters: app.parameters, layout: layout, session: app.session)
+                       parameters: app.parameters, layout: layout, session: app.session, component: app.component)
         }
     }
 
@@ -122,8 +128,10 @@ public struct Validator {
         }
         let (configuration, parameters) = type.map { values(of: app, type: $0) } ?? (NodeConfiguration(), [])
         let session = sessionSetup(of: app, id: id, role: role)
+        let layout = type?.layout(configuration)
+        let component = component(of: app, id: id, role: role, type: type, layout: layout)
         apps.append(ResolvedApp(id: id, role: role, type: type, configuration: configuration,
-                                parameters: parameters, layout: type?.layout(configuration), session: session))
+                                parameters: parameters, layout: layout, session: session, component: component))
     }
 
     /// The id if it is present, well-formed and not taken; otherwise reports why.

@@ -10,6 +10,11 @@ public struct SessionEvent: Sendable, Hashable {
         case resumed
         case mediaServicesWereLost
         case mediaServicesWereReset
+        /// Inter-App Audio: the app's `isInterAppConnected` became true, with `peer` (a host for
+        /// a node, a node for a host).
+        case nodeConnected(peer: String)
+        /// Inter-App Audio: the connection to `peer` went away.
+        case nodeDisconnected(peer: String)
     }
 
     public let app: String
@@ -34,6 +39,8 @@ public struct SessionEvent: Sendable, Hashable {
         case .resumed: return "resumed"
         case .mediaServicesWereLost: return "mediaServicesWereLost"
         case .mediaServicesWereReset: return "mediaServicesWereReset"
+        case .nodeConnected: return "nodeConnected"
+        case .nodeDisconnected: return "nodeDisconnected"
         }
     }
 }

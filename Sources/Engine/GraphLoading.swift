@@ -1,10 +1,16 @@
 import AudioGraph
 import Nodes
+import PluginHost
 
 /// Loads graph files against every node type the engine knows.
 public enum GraphLoading {
-    /// The node types graphs may use: the built-ins (plugins join here later).
-    public static var registry: NodeRegistry { BuiltinNodes.registry }
+    /// The node types graphs may use: the built-ins, and plugin libraries named by path (relative
+    /// to the graph file's folder) or by a name found on `IAA_PLUGIN_PATH`.
+    public static var registry: NodeRegistry {
+        var registry = BuiltinNodes.registry
+        registry.resolver = PluginResolver.fromEnvironment().registryResolver
+        return registry
+    }
 
     public static func load(_ path: String) -> GraphLoadResult {
         GraphFile.load(path: path, registry: registry)

@@ -54,13 +54,21 @@ public struct LiveEngine {
         defer { backend.close() }
 
         let sessions = SessionController(graph: graph)
+        var startEvents: [SessionEvent] = []
         do {
             let builder = PlanBuilder(sampleRate: backend.sampleRate, maximumFrames: backend.maximumFrames,
                                       gainRampSeconds: graph.policy.rampSeconds)
             let plan = try builder.plan(for: graph)
             PlanBuilder.warmUp(plan)
-            sessions.attach(plan, initial: true)
+            startEvents = sessions.attach(plan, initial: true)
             try backend.install(plan)
+            if graph.transport.timebaseMaster {
+                if !backend.becomeTimebaseMaster(tempo: graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar) {
+                    StandardError.write("iaa: warning: another JACK client is timebase master; nodes follow its tempo")
+                }
+            } else {
+                backend.setDefaultTempo(graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar)
+            }
             try backend.activate()
         } catch {
             StandardError.write("iaa: error: \(error)")
@@ -69,7 +77,8 @@ public struct LiveEngine {
         for outcome in backend.connect(graph.externalConnections, in: graph) {
             if case .failed = outcome.result { StandardError.write("iaa: warning: \(outcome)") }
         }
-        let portCount = graph.apps.reduce(0) { $0 + $1.layout.inputs.count + $1.layout.outputs.count }
+        for event in startEvents { StandardError.write("iaa: event: \(SessionLog.payload(event).text)") }
+        let portCount = graph.apps.reduce(0) { $0 + $1.layout.inputs.count + $1.layout.outputs.count + $1.layout.midiInputs.count }
         StandardError.write("iaa: running '\(graph.name)' as JACK client '\(backend.clientName)' on server '\(serverName ?? "default")' (\(Int(backend.sampleRate)) Hz, \(backend.maximumFrames) frames, \(graph.apps.count) apps, \(portCount) ports); stop with Ctrl-C")
 
         let reason = waitForStop(backend, sessions: sessions, signals: stopSignals)
@@ -99,6 +108,19 @@ public struct LiveEngine {
         return try attempt.get()
     }
 
+    /// Nodes may ask the host to play or stop (Apple's remote transport control): live, that is
+    /// JACK's transport.
+    private func followTransportRequests(_ backend: JackBackend) {
+        guard let plan = backend.currentPlan else { return }
+        for app in plan.slotAppIDs {
+            switch plan.slot(for: app)?.takeTransportRequest() ?? .none {
+            case .play: backend.startTransport()
+            case .stop: backend.stopTransport()
+            case .toggleRecord, .none: break
+            }
+        }
+    }
+
     private static func open(_ clientName: String, serverName: String?, probe: RealtimeProbe) -> Result<JackBackend, JackError> {
         Result { () throws(JackError) in try JackBackend(clientName: clientName, serverName: serverName, probe: probe) }
     }
@@ -122,6 +144,7 @@ public struct LiveEngine {
             if signal == SIGTERM { return "stopping on SIGTERM" }
             if backend.serverWasShutDown { return "the JACK server shut down" }
             backend.collectRetiredPlans()
+            followTransportRequests(backend)
         }
     }
 }

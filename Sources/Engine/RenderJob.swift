@@ -54,10 +54,13 @@ public struct RenderJob {
         let plan = try builder.plan(for: graph)
         PlanBuilder.warmUp(plan)
         let sessions = SessionController(graph: graph)
-        sessions.attach(plan, initial: true)
+        let startEvents = sessions.attach(plan, initial: true)
         backend.install(plan)
+        backend.setTempo(graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar)
+        backend.setPlaying(graph.transport.playing)
 
-        var scenario = Scenario(entries: timeline, sessions: sessions, log: SessionLog(sampleRate: Double(sampleRate)))
+        var scenario = Scenario(entries: timeline, sessions: sessions, backend: backend, builder: builder,
+                                log: SessionLog(sampleRate: Double(sampleRate)))
         let frames = Int((seconds * Double(sampleRate)).rounded())
         do {
             let recorder = try PlaybackRecorder(path: outputPath, channels: channels, sampleRate: sampleRate,
@@ -68,10 +71,10 @@ public struct RenderJob {
             let stems = try stemsDirectory.map { directory throws(AudioFileError) in
                 try StemRecorder(directory: directory, graph: graph, sampleRate: sampleRate, format: format)
             }
-            if !timeline.isEmpty || logPath != nil { scenario.logInitialState() }
+            if !timeline.isEmpty || logPath != nil { scenario.logStart(startEvents) }
             var done = 0
             while done < frames {
-                scenario.applyDue(atFrame: done)
+                try scenario.applyDue(atFrame: done)
                 let count = min(blockSize, frames - done, scenario.framesUntilNext(from: done))
                 guard let rendered = backend.renderCycle(frames: count) else { break }
                 try recorder.record(rendered, frames: count)
@@ -81,8 +84,12 @@ public struct RenderJob {
             }
             try recorder.close()
             try stems?.close()
-        } catch {
+        } catch let error as EngineError {
+            throw error
+        } catch let error as AudioFileError {
             throw EngineError(code: .io, message: "\(error)")
+        } catch {
+            throw EngineError(code: .nodeCreationFailed, message: "\(error)")
         }
         if let logPath { try writeLog(scenario.log.lines, to: logPath) }
         return Summary(frames: frames, cycles: backend.cycleCount, probeCounts: backend.probeCounts, log: scenario.log.lines)

@@ -3,29 +3,33 @@ import AudioSession
 
 /// Links the session policy to the running nodes: applies actions to the policy and turns each
 /// decision into per-app gain targets, suspension and microphone flags that the audio thread
-/// follows (ramped, so no decision clicks). Control side only; one caller at a time.
+/// follows (ramped, so no decision clicks), and runs Inter-App Audio's node lifecycle.
+/// Control side only; one caller at a time.
 public final class SessionController {
     public private(set) var policy: SessionPolicy
+    public private(set) var graph: Graph
     private var slots: [String: NodeSlot] = [:]
+    /// Each node app's hosts, as the current graph connects them.
+    private var hostsOfNode: [String: [String]] = [:]
 
     /// A controller for the graph's managed apps (those with a `session` block).
     public init(graph: Graph) {
+        self.graph = graph
         policy = SessionPolicy(apps: graph.apps.compactMap(\.session), configuration: graph.policy)
     }
 
     /// The ids of the apps the policy manages, in graph order.
     public var managedApps: [String] { policy.states.map(\.id) }
 
-    /// Binds the controller to a plan's slots. The first time, gains start at the policy's values
-    /// with no ramp (the slots have not rendered yet); later, they ramp.
-    public func attach(_ plan: RenderPlan, initial: Bool) {
-        slots = [:]
-        for id in managedApps {
-            guard let slot = plan.slot(for: id) else { continue }
-            slots[id] = slot
-            if initial, let state = policy.state(of: id) { slot.startPolicyGain(at: state.gain) }
-        }
-        push()
+    /// Binds the controller to a plan's slots. The first time, gains start at their values with
+    /// no ramp (the slots have not rendered yet) and the graph's node connections are made,
+    /// returning their events; later, gains ramp.
+    @discardableResult
+    public func attach(_ plan: RenderPlan, initial: Bool, at time: Double = 0) -> [SessionEvent] {
+        slots = Dictionary(uniqueKeysWithValues: graph.apps.compactMap { app in plan.slot(for: app.id).map { (app.id, $0) } })
+        let events = initial ? interAppAudioChanges(to: graph, at: time) : []
+        push(startingAt: initial)
+        return events
     }
 
     /// Applies one action at `time` (seconds on the engine's clock) and pushes the result.
@@ -36,16 +40,65 @@ public final class SessionController {
         return outcome
     }
 
+    /// Takes a changed graph (same apps, other connections): nodes that gained their first host
+    /// connect (their session activates when they need one), nodes that lost their last host
+    /// are stopped and their session deactivated; both sides get the events.
+    public func graphChanged(to newGraph: Graph, at time: Double) -> [SessionEvent] {
+        let events = interAppAudioChanges(to: newGraph, at: time)
+        graph = newGraph
+        push()
+        return events
+    }
+
     /// The next time the policy needs the clock (a background task's warning or expiry).
     public var nextDeadline: Double? { policy.nextDeadline }
 
-    /// Hands the policy's current decision to the audio thread.
-    private func push() {
+    /// Whether node `app` is connected to a host now.
+    public func isInterAppConnected(_ app: String) -> Bool { !(hostsOfNode[app] ?? []).isEmpty }
+
+    private func interAppAudioChanges(to newGraph: Graph, at time: Double) -> [SessionEvent] {
+        var events: [SessionEvent] = []
+        for (index, app) in newGraph.apps.enumerated() where app.role == .node {
+            let before = hostsOfNode[app.id] ?? []
+            let after = InterAppAudioRules.hosts(of: index, in: newGraph).map { newGraph.apps[$0].id }
+            for host in after where !before.contains(host) {
+                events += [SessionEvent(app: app.id, kind: .nodeConnected(peer: host), time: time),
+                           SessionEvent(app: host, kind: .nodeConnected(peer: app.id), time: time)]
+            }
+            for host in before where !after.contains(host) {
+                events += [SessionEvent(app: app.id, kind: .nodeDisconnected(peer: host), time: time),
+                           SessionEvent(app: host, kind: .nodeDisconnected(peer: app.id), time: time)]
+            }
+            let needsSession = app.session != nil && InterAppAudioRules.nodeNeedsSession(index, in: newGraph)
+            if before.isEmpty && !after.isEmpty && needsSession {
+                events += policy.apply(.activate(app: app.id), at: time).events
+            } else if !before.isEmpty && after.isEmpty && app.session != nil {
+                events += policy.apply(.deactivate(app: app.id, options: []), at: time).events
+            }
+            hostsOfNode[app.id] = after
+        }
+        return events
+    }
+
+    /// Hands the current decision to the audio thread. A connected node that needs no session
+    /// of its own is rendered by its host (unity, running); a node without a host is stopped.
+    private func push(startingAt start: Bool = false) {
+        var gains: [String: (gain: Float, suspended: Bool, hears: Bool)] = [:]
         for state in policy.states {
-            guard let slot = slots[state.id] else { continue }
-            slot.setPolicyGain(state.gain)
-            slot.setSuspended(state.suspended)
-            slot.setHearsOutsideInput(policy.hearsInput(state.id))
+            gains[state.id] = (state.gain, state.suspended, policy.hearsInput(state.id))
+        }
+        for (index, app) in graph.apps.enumerated() where app.role == .node {
+            if !isInterAppConnected(app.id) {
+                gains[app.id] = (0, true, false)
+            } else if !InterAppAudioRules.nodeNeedsSession(index, in: graph) {
+                gains[app.id] = (1, false, gains[app.id]?.hears ?? true)
+            }
+        }
+        for (id, decision) in gains {
+            guard let slot = slots[id] else { continue }
+            if start { slot.startPolicyGain(at: decision.gain) } else { slot.setPolicyGain(decision.gain) }
+            slot.setSuspended(decision.suspended)
+            slot.setHearsOutsideInput(decision.hears)
         }
     }
 }

@@ -11,12 +11,19 @@ public struct SessionLog {
     }
 
     public mutating func action(_ source: String, outcome: SessionOutcome, frame: Int) {
-        var pairs = stamp(frame) + [("action", JSONValue.verbatim(source)), ("ok", .bool(outcome.ok))]
-        if let error = outcome.error {
-            pairs.append(("error", .object([("code", .string(error.code.rawValue)), ("fourcc", .string(error.code.fourCC)),
+        action(source, error: outcome.error.map { ($0.code.rawValue, $0.code.fourCC, $0.message) },
+               warnings: outcome.warnings, frame: frame)
+    }
+
+    /// An action and its result; `error` is (code, four-character code, message) when refused.
+    public mutating func action(_ source: String, error: (code: String, fourCC: String, message: String)?,
+                                warnings: [String] = [], frame: Int) {
+        var pairs = stamp(frame) + [("action", JSONValue.verbatim(source)), ("ok", .bool(error == nil))]
+        if let error {
+            pairs.append(("error", .object([("code", .string(error.code)), ("fourcc", .string(error.fourCC)),
                                             ("message", .string(error.message))])))
         }
-        if !outcome.warnings.isEmpty { pairs.append(("warnings", .array(outcome.warnings.map(JSONValue.string)))) }
+        if !warnings.isEmpty { pairs.append(("warnings", .array(warnings.map(JSONValue.string)))) }
         lines.append(JSONValue.object(pairs).text)
     }
 
@@ -49,6 +56,8 @@ public struct SessionLog {
         case .silenceSecondaryAudioHint(let type):
             // Apple's AVAudioSessionSilenceSecondaryAudioHintType is begin/end.
             pairs.append(("type", .string(type == .began ? "begin" : "end")))
+        case .nodeConnected(let peer), .nodeDisconnected(let peer):
+            pairs.append(("peer", .string(peer)))
         case .backgroundTaskWillExpire, .suspended, .resumed, .mediaServicesWereLost, .mediaServicesWereReset:
             break
         }

@@ -32,8 +32,8 @@ extension JackBackend {
         for connection in connections {
             let ours = connection.ports.map { address -> String in
                 let app = graph.apps[address.app]
-                let spec = connection.direction == .toExternal
-                    ? app.layout.outputs[address.port] : app.layout.inputs[address.port]
+                let spec = connection.isMIDI ? app.layout.midiInputs[address.port]
+                    : connection.direction == .toExternal ? app.layout.outputs[address.port] : app.layout.inputs[address.port]
                 return fullName("\(app.id).\(spec.name)")
             }
             let theirs = resolve(connection.endpoint)
@@ -83,11 +83,13 @@ extension JackBackend {
             return ports(flags: CJack_port_is_physical() | CJack_port_is_input())
         case .physicalCapture:
             return ports(flags: CJack_port_is_physical() | CJack_port_is_output())
+        case .physicalMIDICapture:
+            return ports(flags: CJack_port_is_physical() | CJack_port_is_output(), type: CJack_default_midi_type())
         }
     }
 
-    private func ports(flags: UInt) -> [String] {
-        guard let list = jack_get_ports(clientHandle, nil, CJack_default_audio_type(), flags) else { return [] }
+    private func ports(flags: UInt, type: UnsafePointer<CChar> = CJack_default_audio_type()) -> [String] {
+        guard let list = jack_get_ports(clientHandle, nil, type, flags) else { return [] }
         defer { jack_free(UnsafeMutableRawPointer(mutating: list)) }
         var names: [String] = []
         var cursor = list

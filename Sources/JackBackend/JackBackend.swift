@@ -17,6 +17,7 @@ public final class JackBackend: AudioBackend {
     public private(set) var maximumFrames: Int
     private let client: OpaquePointer
     var clientHandle: OpaquePointer { client }
+    var cycleState: JackCycle { cycle }
     private let cycle: JackCycle
     /// Port records by short name (`tone.out`); never freed while the client is open.
     private var records: [String: UnsafeMutablePointer<PortRecord>] = [:]
@@ -84,11 +85,15 @@ public final class JackBackend: AudioBackend {
         cycle.exchange.publish(plan)
     }
 
-    /// The tempo and meter nodes see when JACK's transport has no bar/beat information.
+    /// The tempo and meter nodes see when JACK's transport has no bar/beat information. Call it
+    /// before `activate` (the audio thread reads these without synchronisation).
     public func setDefaultTempo(_ tempo: Double, beatsPerBar: Double) {
         cycle.defaultTempo = tempo
         cycle.defaultBeatsPerBar = beatsPerBar
     }
+
+    /// The plan being rendered (control side, for lookups).
+    public var currentPlan: RenderPlan? { cycle.exchange.currentPlan }
 
     /// Frees plans the audio thread has moved past. Call periodically from the control side.
     public func collectRetiredPlans() {

@@ -11,16 +11,23 @@ public struct PortSpec: Sendable, Hashable {
     public let direction: Direction
     /// Ports of one group belong together (a stereo pair); becomes JACK's port-group metadata.
     public let group: String?
+    /// An input that reads what its sources rendered in the previous cycle: a host's effect
+    /// return, so that host → effect → host is not a cycle (it costs one period of latency).
+    public let readsPreviousCycle: Bool
 
-    public init(name: String, displayName: String? = nil, direction: Direction, group: String? = nil) {
+    public init(name: String, displayName: String? = nil, direction: Direction, group: String? = nil,
+                readsPreviousCycle: Bool = false) {
         self.name = name
         self.displayName = displayName ?? name
         self.direction = direction
         self.group = group
+        self.readsPreviousCycle = readsPreviousCycle
     }
 
-    public static func input(_ name: String, _ displayName: String? = nil, group: String? = nil) -> PortSpec {
-        PortSpec(name: name, displayName: displayName, direction: .input, group: group)
+    public static func input(_ name: String, _ displayName: String? = nil, group: String? = nil,
+                             readsPreviousCycle: Bool = false) -> PortSpec {
+        PortSpec(name: name, displayName: displayName, direction: .input, group: group,
+                 readsPreviousCycle: readsPreviousCycle)
     }
 
     public static func output(_ name: String, _ displayName: String? = nil, group: String? = nil) -> PortSpec {

@@ -10,6 +10,11 @@ public enum BuiltinNodes {
         GainNode.nodeType,
         MixerNode.nodeType,
         PassthroughNode.nodeType,
+        PolySynthNode.nodeType,
+        DelayNode.nodeType,
+        FilterNode.nodeType,
+        StepSequencerNode.nodeType,
+        HostMixerNode.nodeType,
     ]
 
     /// A registry holding exactly ``types``; the engine adds plugin types to a copy of it.

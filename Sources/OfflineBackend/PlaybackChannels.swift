@@ -44,7 +44,7 @@ public struct PlaybackChannels: Sendable, Equatable {
                 guard let channel = playbackIndex(name), channel < channelCount else { continue }
                 channels[channel].append(contentsOf: ports)
                 any = true
-            case .physicalCapture:
+            case .physicalCapture, .physicalMIDICapture:
                 continue
             }
         }

@@ -11,5 +11,5 @@ struct IAA: ParsableCommand {
             JACK client, validates them and renders them offline.
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Validate.self, Render.self])
+        subcommands: [Run.self, Validate.self, Render.self, ListNodes.self, Plugins.self, PluginCommand.self])
 }

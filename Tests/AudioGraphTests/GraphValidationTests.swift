@@ -89,7 +89,8 @@ struct GraphValidationTests {
         let noise = try #require(graph.appIndex("noise").map { graph.apps[$0] })
         #expect(noise.configuration.values == ["seed": 7])
         let mix = try #require(graph.appIndex("mix").map { graph.apps[$0] })
-        #expect(mix.role == .host)
+        // A plain mixer: a host only takes Inter-App Audio nodes, and these apps are not.
+        #expect(mix.role == .app)
         #expect(mix.configuration.values == ["inputs": 2])
         #expect(mix.layout.inputs.map(\.name) == ["in_1", "in_2"])
         #expect(graph.connections.count == 4)
@@ -146,7 +147,7 @@ struct GraphValidationTests {
         #expect(daw.session?.members?.first?.key == "category")
         #expect(daw.session?.location == SourceLocation(line: 7, column: 18))
         #expect(daw.displayName == "My DAW" && daw.name == "DAW" && daw.state == "foreground")
-        #expect(description.apps[1].component?.members?.map(\.key) == ["type", "subtype", "manufacturer"])
+        #expect(description.apps[1].component?.members?.map(\.key) == ["type", "subtype", "manufacturer", "name", "version"])
         #expect(result.graph?.apps[1].role == .node)
     }
 

@@ -49,36 +49,4 @@ enum TestSupport {
     static func load(json: String, registry: NodeRegistry = registry) -> GraphLoadResult {
         GraphFile.load(text: json, file: "test.json", registry: registry)
     }
-
-    /// The built-in types' contract (ids, ports, parameters, configuration), independent of the
-    /// Nodes module so that a change there cannot hide a validator bug.
-    static let registry = NodeRegistry([
-        NodeType(id: "builtin:oscillator", displayName: "Oscillator", summary: "A sine.",
-                 parameters: [
-                     ParameterSpec(name: "frequency", range: 0.01...20000, defaultValue: 440, unit: .hertz),
-                     ParameterSpec(name: "amplitude", range: 0...1, defaultValue: 0.5, unit: .linearGain),
-                 ],
-                 layout: { _ in NodeLayout(inputs: [], outputs: [.output("out")]) },
-                 make: { _ in CopyNode() }),
-        NodeType(id: "builtin:noise", displayName: "Noise", summary: "White noise.",
-                 parameters: [ParameterSpec(name: "amplitude", range: 0...1, defaultValue: 0.25, unit: .linearGain)],
-                 configuration: [ConfigurationSpec(name: "seed", range: 0...2147483647, defaultValue: 1)],
-                 layout: { _ in NodeLayout(inputs: [], outputs: [.output("out")]) },
-                 make: { _ in CopyNode() }),
-        NodeType(id: "builtin:gain", displayName: "Gain", summary: "A gain.",
-                 parameters: [ParameterSpec(name: "gain", range: 0...8, defaultValue: 1, unit: .linearGain)],
-                 layout: { _ in NodeLayout(inputs: [.input("in")], outputs: [.output("out")]) },
-                 make: { _ in CopyNode() }),
-        NodeType(id: "builtin:mixer", displayName: "Mixer", summary: "Sums its inputs.",
-                 parameters: [ParameterSpec(name: "gain", range: 0...8, defaultValue: 1, unit: .linearGain)],
-                 configuration: [ConfigurationSpec(name: "inputs", range: 1...64, defaultValue: 2)],
-                 layout: { configuration in
-                     let count = configuration.value("inputs", default: 2)
-                     return NodeLayout(inputs: (1...max(1, count)).map { .input("in_\($0)") }, outputs: [.output("out")])
-                 },
-                 make: { _ in CopyNode() }),
-        NodeType(id: "builtin:passthrough", displayName: "Passthrough", summary: "Copies.",
-                 layout: { _ in NodeLayout(inputs: [.input("in")], outputs: [.output("out")]) },
-                 make: { _ in CopyNode() }),
-    ])
 }

@@ -8,7 +8,7 @@ struct ValidatorTests {
         let description = GraphDescription(name: "code", apps: [
             AppDescription(id: "tone", plugin: "builtin:oscillator",
                            params: [ParameterAssignment(name: "frequency", value: .text("50%"))], pointer: "/apps/0"),
-            AppDescription(id: "out", role: "host", plugin: "builtin:gain", pointer: "/apps/1"),
+            AppDescription(id: "out", role: "app", plugin: "builtin:gain", pointer: "/apps/1"),
         ], connections: [ConnectionDescription(from: "tone:out", to: "out:in", gain: .number(0.5), pointer: "/connections/0")])
         let result = Validator.validate(description, file: "<command>", registry: TestSupport.registry)
         let graph = try #require(result.graph)

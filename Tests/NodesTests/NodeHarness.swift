@@ -13,6 +13,11 @@ final class NodeHarness {
     /// The value of input `port` at absolute frame `frame`; silence unless a test sets it.
     var input: (_ port: Int, _ frame: Int) -> Float = { _, _ in 0 }
     private(set) var sampleTime: Int64 = 0
+    /// The host transport the next cycle sees. While it plays, each cycle advances its beat,
+    /// bar and sample time by the cycle's length at its tempo, as a host's transport would.
+    var transport = HostTransport.stopped
+    /// MIDI messages waiting for their cycle, with absolute frames.
+    private var pendingMIDI: [(frame: Int, event: MIDIEvent)] = []
 
     private let inputBuffers: [UnsafeMutablePointer<Float>]
     private let outputBuffers: [UnsafeMutablePointer<Float>]
@@ -73,6 +78,20 @@ final class NodeHarness {
                                         step: (to - from) / Float(rampFrames), remaining: rampFrames)
     }
 
+    /// Queues `event` for absolute frame `frame`; the cycle holding that frame delivers it with
+    /// its offset within the cycle, in frame order.
+    func send(_ event: MIDIEvent, at frame: Int) {
+        pendingMIDI.append((frame, event))
+    }
+
+    /// Moves the transport to `beat`, keeping bar and beat-in-bar consistent.
+    func locate(beat: Double) {
+        transport.beat = beat
+        let bar = (beat / transport.beatsPerBar).rounded(.down)
+        transport.bar = Int(bar) + 1
+        transport.beatInBar = beat - bar * transport.beatsPerBar
+    }
+
     /// Renders one cycle and returns what each output holds.
     @discardableResult
     func cycle() -> [[Float]] {
@@ -92,14 +111,32 @@ final class NodeHarness {
                 schedules[index] = schedule
             }
         }
-        let context = ProcessContext(
-            frames: frames, sampleRate: sampleRate, sampleTime: sampleTime,
-            inputs: AudioInputs(base: inputTable, count: layout.inputs.count, frames: frames),
-            outputs: AudioOutputs(base: outputTable, count: layout.outputs.count, frames: frames),
-            parameters: ParameterRamps(base: ramps, count: parameterCount)
-        )
-        node.process(context)
+        let end = start + frames
+        let due = pendingMIDI.filter { $0.frame >= start && $0.frame < end }
+        pendingMIDI.removeAll { $0.frame >= start && $0.frame < end }
+        let events = due.enumerated()
+            .sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }
+            .map { item in
+                var event = item.element.event
+                event.frame = Int32(item.element.frame - start)
+                return event
+            }
+        events.withUnsafeBufferPointer { midi in
+            let context = ProcessContext(
+                frames: frames, sampleRate: sampleRate, sampleTime: sampleTime,
+                inputs: AudioInputs(base: inputTable, count: layout.inputs.count, frames: frames),
+                outputs: AudioOutputs(base: outputTable, count: layout.outputs.count, frames: frames),
+                parameters: ParameterRamps(base: ramps, count: parameterCount),
+                midi: MIDIEvents(base: midi.baseAddress, count: midi.count),
+                transport: transport
+            )
+            node.process(context)
+        }
         sampleTime += Int64(frames)
+        if transport.isPlaying {
+            locate(beat: transport.beat + Double(frames) * transport.tempo / (60 * sampleRate))
+            transport.sampleTime += Int64(frames)
+        }
         return outputBuffers.map { Array(UnsafeBufferPointer(start: $0, count: frames)) }
     }
 

@@ -1,0 +1,105 @@
+import IAAPluginABI
+import NodeKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One loaded plugin library: its handle and its checked descriptors. Control side only.
+///
+/// Every node type made from it and every instance of those types holds the library, so it stays
+/// loaded as long as any of them lives; `dlclose` happens only when the last one is gone. A
+/// library that links the Swift runtime is never closed: the runtime keeps pointers into every
+/// image it has seen (type metadata, conformances), so unloading one is not safe.
+public final class PluginLibrary: @unchecked Sendable {
+    /// The path it was loaded from, as resolved (shown in errors and listings).
+    public let path: String
+    /// The node types it offers, checked, in the order of its list.
+    public let descriptors: [PluginDescriptor]
+    // Immutable after init; dlopen handles may be used from any thread.
+    private let handle: UnsafeMutableRawPointer
+    private let closesOnRelease: Bool
+
+    /// Loads the library at `path` (which must exist) and checks its list and every descriptor.
+    public init(path: String) throws(PluginLoadError) {
+        self.path = path
+        // RTLD_LOCAL: two plugins may define the same symbols without one using the other's.
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+            throw PluginLoadError(.notAPlugin, "\(path) could not be loaded: \(Self.lastError())",
+                                  hint: "is it a shared library built for this machine (cc -shared -fPIC)?")
+        }
+        dlerror()
+        guard let symbol = dlsym(handle, IAA_PLUGIN_ENTRY_SYMBOL) else {
+            let reason = Self.lastError()
+            dlclose(handle)
+            throw PluginLoadError(.notAPlugin, "\(path) is not an iaa plugin: it exports no \(IAA_PLUGIN_ENTRY_SYMBOL) (\(reason))",
+                                  hint: "export `const iaa_plugin_list *iaa_plugin_entry(void)` with IAA_PLUGIN_EXPORT (C) or @_cdecl(\"iaa_plugin_entry\") (Swift)")
+        }
+        // Only a Swift image pulls in the Swift runtime; a C plugin's dependency tree has no swift_retain.
+        closesOnRelease = dlsym(handle, "swift_retain") == nil
+        do {
+            let entry = unsafeBitCast(symbol, to: iaa_plugin_entry_function.self)
+            descriptors = try Self.readList(entry(), path: path)
+        } catch {
+            if closesOnRelease { dlclose(handle) }
+            throw error
+        }
+        self.handle = handle
+    }
+
+    deinit {
+        if closesOnRelease { dlclose(handle) }
+    }
+
+    /// The descriptor called `id`.
+    public func descriptor(_ id: String) -> PluginDescriptor? {
+        descriptors.first { $0.id == id }
+    }
+
+    /// A node type for the descriptor `descriptor`, named `id` in graphs (the graph's `plugin`
+    /// value). The type and every node it makes hold this library.
+    public func nodeType(_ descriptor: PluginDescriptor, id: String) -> NodeType {
+        let layout = descriptor.layout
+        return NodeType(id: id, displayName: descriptor.name, summary: descriptor.summary,
+                        parameters: descriptor.parameters, component: descriptor.component,
+                        layout: { _ in layout },
+                        make: { _ in try PluginNode(library: self, descriptor: descriptor, plugin: id) })
+    }
+
+    private static func readList(_ list: UnsafePointer<iaa_plugin_list>?, path: String) throws(PluginLoadError) -> [PluginDescriptor] {
+        guard let list else {
+            throw PluginLoadError(.invalidDescriptor, "\(path): iaa_plugin_entry returned NULL",
+                                  hint: "return a pointer to a static iaa_plugin_list")
+        }
+        // abi_version is the first field in every version, so it can be read before anything else.
+        let version = list.pointee.abi_version
+        guard version == IAA_PLUGIN_ABI_VERSION else {
+            throw PluginLoadError(.abiMismatch, "\(path) was built for plugin ABI version \(version); this engine loads version \(IAA_PLUGIN_ABI_VERSION)",
+                                  hint: "rebuild the plugin against this engine's iaa_plugin.h (Sources/IAAPluginABI/include)")
+        }
+        let count = Int(list.pointee.count)
+        guard count > 0 else {
+            throw PluginLoadError(.invalidDescriptor, "\(path): the plugin list is empty (count 0)",
+                                  hint: "list at least one descriptor")
+        }
+        guard let table = list.pointee.descriptors else {
+            throw PluginLoadError(.invalidDescriptor, "\(path): descriptors is NULL but count is \(count)",
+                                  hint: "point descriptors at a static array of descriptor pointers")
+        }
+        var result: [PluginDescriptor] = []
+        for position in 0..<count {
+            let descriptor = try PluginDescriptor.read(table[position], position: position, library: path)
+            if result.contains(where: { $0.id == descriptor.id }) {
+                throw PluginLoadError(.invalidDescriptor, "\(path): descriptor \(position): id \"\(descriptor.id)\" is used twice",
+                                      hint: "give every descriptor of a library its own id")
+            }
+            result.append(descriptor)
+        }
+        return result
+    }
+
+    private static func lastError() -> String {
+        dlerror().map { String(cString: $0) } ?? "no reason given"
+    }
+}

@@ -1,0 +1,106 @@
+import AudioGraph
+import NodeKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns a graph's `plugin` value into a node type by loading a library. Control side only.
+///
+/// - A value with a `/` or ending in `.so` is a path, relative to the graph file's folder.
+/// - Any other value is a name looked up on the search path (`IAA_PLUGIN_PATH`, colon-separated),
+///   as `lib<name>.so`, `<name>.so` and `<name>` in each folder, in that order.
+/// - `#id` after either picks one descriptor of a library that holds several
+///   (`plugins/libdemo.so#tremolo`).
+///
+/// Native plugins load only from these places (CONVENTIONS.md, Security).
+public struct PluginResolver: Sendable {
+    /// Folders searched for bare names, in order.
+    public let searchPath: [String]
+
+    /// A resolver searching `searchPath` for bare names.
+    public init(searchPath: [String]) {
+        self.searchPath = searchPath
+    }
+
+    /// A resolver searching `IAA_PLUGIN_PATH` (empty entries are skipped).
+    public static func fromEnvironment() -> PluginResolver {
+        PluginResolver(searchPath: searchPath(from: getenv("IAA_PLUGIN_PATH").map { String(cString: $0) }))
+    }
+
+    /// The folders of a colon-separated path list.
+    public static func searchPath(from variable: String?) -> [String] {
+        (variable ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
+    }
+
+    /// The node type for `plugin`, or why there is none. The type's id is `plugin` itself.
+    public func resolve(_ plugin: String, graphDirectory: String) -> Result<NodeType, PluginLoadError> {
+        let (reference, selector) = Self.split(plugin)
+        let library: PluginLibrary
+        do {
+            let path = try locate(reference, graphDirectory: graphDirectory)
+            library = try PluginLibrary(path: path)
+        } catch {
+            return .failure(error)
+        }
+        if let selector {
+            guard let descriptor = library.descriptor(selector) else {
+                return .failure(PluginLoadError(.unknownPlugin, "\(library.path) has no node type \"\(selector)\"",
+                                                hint: "its node types: " + library.descriptors.map(\.id).joined(separator: ", ")))
+            }
+            return .success(library.nodeType(descriptor, id: plugin))
+        }
+        guard library.descriptors.count == 1, let only = library.descriptors.first else {
+            let choices = library.descriptors.map { "\(reference)#\($0.id)" }
+            return .failure(PluginLoadError(.unknownPlugin, "\(library.path) holds \(library.descriptors.count) node types; name one",
+                                            hint: "write one of: " + choices.joined(separator: ", ")))
+        }
+        return .success(library.nodeType(only, id: plugin))
+    }
+
+    /// The closure `NodeRegistry.resolver` takes.
+    public var registryResolver: @Sendable (String, String) -> Result<NodeType, PluginResolutionError> {
+        { plugin, directory in resolve(plugin, graphDirectory: directory).mapError(\.resolutionError) }
+    }
+
+    /// Every file `reference` could name, in the order they are tried.
+    public func candidates(_ reference: String, graphDirectory: String) -> [String] {
+        if Self.isPath(reference) {
+            if reference.hasPrefix("/") { return [reference] }
+            return [graphDirectory == "." ? reference : graphDirectory + "/" + reference]
+        }
+        return searchPath.flatMap { folder in
+            ["lib\(reference).so", "\(reference).so", reference].map { folder + "/" + $0 }
+        }
+    }
+
+    /// The first candidate that is a file; otherwise a `pluginNotFound` naming every path tried.
+    public func locate(_ reference: String, graphDirectory: String) throws(PluginLoadError) -> String {
+        let paths = candidates(reference, graphDirectory: graphDirectory)
+        if let found = paths.first(where: Self.isFile) { return found }
+        if paths.isEmpty {
+            throw PluginLoadError(.pluginNotFound, "plugin \"\(reference)\" not found: IAA_PLUGIN_PATH is empty, so no folder was searched",
+                                  hint: "write a path relative to the graph file (\"./lib\(reference).so\"), or set IAA_PLUGIN_PATH to the folder holding lib\(reference).so")
+        }
+        let hint = Self.isPath(reference)
+            ? "build the plugin (its build.sh) or fix the path; it is relative to the graph file's folder"
+            : "build the plugin, or add its folder to IAA_PLUGIN_PATH (searched: \(searchPath.joined(separator: ":")))"
+        throw PluginLoadError(.pluginNotFound, "plugin \"\(reference)\" not found; searched: " + paths.joined(separator: ", "),
+                              hint: hint)
+    }
+
+    static func isPath(_ reference: String) -> Bool {
+        reference.contains("/") || reference.hasSuffix(".so")
+    }
+
+    static func split(_ plugin: String) -> (reference: String, selector: String?) {
+        guard let mark = plugin.lastIndex(of: "#") else { return (plugin, nil) }
+        return (String(plugin[..<mark]), String(plugin[plugin.index(after: mark)...]))
+    }
+
+    static func isFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR
+    }
+}

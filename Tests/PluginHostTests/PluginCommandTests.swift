@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// `iaa plugins` and `iaa plugin new`, run through the built binary.
+@Suite("iaa plugins and iaa plugin new", .serialized)
+struct PluginCommandTests {
+    func requireBinary() throws -> String {
+        let binary = PluginTestSupport.binary
+        try #require(FileManager.default.isExecutableFile(atPath: binary),
+                     "no iaa binary at \(binary): run `swift build` first, or set IAA_BIN")
+        return binary
+    }
+
+    @Test("iaa plugins --json lists built-in types and a plugin's ports, parameters and component")
+    func listsPlugins() throws {
+        let library = try ExamplePluginTests.tremolo.get()
+        let result = try PluginTestSupport.run(try requireBinary(), ["plugins", "--json", library])
+        #expect(result.status == 0, "\(result.output)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let nodes = try #require(document["nodes"] as? [[String: Any]])
+        #expect(nodes.contains { $0["id"] as? String == "builtin:gain" })
+        let tremolo = try #require(nodes.first { $0["id"] as? String == library })
+        #expect((tremolo["component"] as? [String: Any])?["code"] as? String == "aurx")
+        #expect((tremolo["ports"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["in", "out"])
+        let rate = try #require((tremolo["parameters"] as? [[String: Any]])?.first)
+        #expect(rate["name"] as? String == "rate" && rate["unit"] as? String == "hertz")
+        #expect(abs((rate["min"] as? Double ?? 0) - 0.1) < 1e-6)
+        #expect(rate["max"] as? Double == 20 && rate["default"] as? Double == 5)
+    }
+
+    @Test("iaa plugins reports a library that does not load and exits 1")
+    func reportsBrokenLibrary() throws {
+        let result = try PluginTestSupport.run(try requireBinary(), ["plugins", "/nonexistent/libnone.so"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("error[pluginNotFound]: /nonexistent/libnone.so does not exist"), "\(result.output)")
+    }
+
+    @Test("a scaffolded plugin builds and passes its own test script", arguments: ["c", "swift"])
+    func scaffold(_ language: String) throws {
+        let binary = try requireBinary()
+        let directory = try PluginTestSupport.temporaryDirectory("scaffold")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let created = try PluginTestSupport.run(binary, ["plugin", "new", "my-fx", "--lang", language, "--output", directory,
+                                                         "--sdk", PluginTestSupport.root])
+        #expect(created.status == 0, "\(created.output)")
+        #expect(created.output.contains("./test.sh"))
+        let test = try PluginTestSupport.swiftBuildLock.withLock { _ in
+            try PluginTestSupport.run(directory + "/my-fx/test.sh", [], environment: ["IAA_BIN": binary])
+        }
+        #expect(test.status == 0, "\(test.output)")
+        #expect(test.output.contains("RMS 0.17678, expected 0.17678: ok"), "\(test.output)")
+    }
+}

@@ -1,0 +1,144 @@
+import AudioGraph
+import Foundation
+import Nodes
+import OfflineBackend
+import PluginHost
+import Synchronization
+import Testing
+
+/// What one command did.
+struct CommandResult {
+    let status: Int32
+    let output: String
+}
+
+/// Paths, commands and builds the plugin tests share.
+enum PluginTestSupport {
+    /// The package root, found from this file's path.
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    static var includeDirectory: String { root + "/Sources/IAAPluginABI/include" }
+
+    /// The `iaa` binary the CLI tests run: `$IAA_BIN`, else the package's debug build.
+    static var binary: String {
+        ProcessInfo.processInfo.environment["IAA_BIN"] ?? root + "/.build/debug/iaa"
+    }
+
+    /// A new empty folder, removed when the test process ends only if the test removes it.
+    static func temporaryDirectory(_ label: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("iaa-plugin-tests-\(label)-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Runs `executable` with stdout and stderr merged into one file (a pipe could fill and block).
+    static func run(_ executable: String, _ arguments: [String], directory: String? = nil,
+                    environment: [String: String] = [:]) throws -> CommandResult {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("iaa-plugin-\(UUID().uuidString).log")
+        try #require(FileManager.default.createFile(atPath: log.path, contents: nil))
+        defer { try? FileManager.default.removeItem(at: log) }
+        let handle = try FileHandle(forWritingTo: log)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
+        process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        return CommandResult(status: process.terminationStatus, output: try String(contentsOf: log, encoding: .utf8))
+    }
+
+    /// Compiles C `source` into `directory/name` as a shared library, the way a plugin author does.
+    static func compileC(_ source: String, name: String, in directory: String) throws -> String {
+        let file = directory + "/" + name + ".c"
+        try source.write(toFile: file, atomically: true, encoding: .utf8)
+        let library = directory + "/" + name
+        let result = try run("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-I", includeDirectory, "-o", library, file, "-lm"])
+        try #require(result.status == 0, "cc failed:\n\(result.output)")
+        return library
+    }
+
+    /// Held around every `swift build` a test starts: concurrent SwiftPM processes resolving the
+    /// same dependencies contend for SwiftPM's shared cache.
+    static let swiftBuildLock = Mutex(())
+
+    /// Builds a Swift example (release) once per test run, with a scratch folder kept in the temp
+    /// folder so later runs only relink, and returns the library's path.
+    static func buildSwiftExample(_ folder: String, product: String) throws -> String {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("iaa-plugin-examples/\(folder)").path
+        let result = try swiftBuildLock.withLock { _ in
+            try run("swift", ["build", "-c", "release", "--package-path", root + "/Examples/Plugins/" + folder,
+                              "--scratch-path", scratch])
+        }
+        try #require(result.status == 0, "swift build of \(folder) failed:\n\(result.output)")
+        return scratch + "/release/lib\(product).so"
+    }
+
+    /// Each Swift example, built at most once per run (a `static let` runs once, even when
+    /// tests ask for it in parallel).
+    static let ringModulator = Result { try buildSwiftExample("ringmod-swift", product: "RingMod") }
+    static let generator = Result { try buildSwiftExample("generator-swift", product: "Generator") }
+
+    /// The built-in registry with the plugin resolver installed, searching `searchPath`.
+    static func registry(searchPath: [String] = []) -> NodeRegistry {
+        var registry = BuiltinNodes.registry
+        registry.resolver = PluginResolver(searchPath: searchPath).registryResolver
+        return registry
+    }
+
+    /// Copies an example's graph.json next to its built library and returns the copy's path, so
+    /// the graph's relative `plugin` path finds the library.
+    static func stage(example: String, library: String) throws -> String {
+        let directory = try temporaryDirectory(example)
+        let name = URL(fileURLWithPath: library).lastPathComponent
+        try FileManager.default.copyItem(atPath: library, toPath: directory + "/" + name)
+        try FileManager.default.copyItem(atPath: root + "/Examples/Plugins/\(example)/graph.json",
+                                         toPath: directory + "/graph.json")
+        return directory + "/graph.json"
+    }
+}
+
+/// One offline engine for a graph file: node instances, a backend and its plan.
+final class OfflineRig {
+    let sampleRate: Double
+    let blockSize: Int
+    let instances: NodeInstances
+    let backend: OfflineBackend
+
+    init(graphPath: String, registry: NodeRegistry = PluginTestSupport.registry(),
+         sampleRate: Double = 48_000, blockSize: Int = 256) throws {
+        self.sampleRate = sampleRate
+        self.blockSize = blockSize
+        let loaded = GraphFile.load(path: graphPath, registry: registry)
+        let graph = try #require(loaded.graph, "graph did not validate:\n\(loaded.diagnostics.map(\.formatted).joined(separator: "\n"))")
+        instances = NodeInstances(sampleRate: sampleRate, maximumFrames: blockSize)
+        backend = OfflineBackend(sampleRate: sampleRate, blockSize: blockSize)
+        backend.install(PlanCompiler.compile(graph, slots: try instances.slots(for: graph), sampleRate: sampleRate,
+                                             maximumFrames: blockSize, generation: 1))
+    }
+
+    /// Renders `frames` frames and returns what `APP:PORT` produced.
+    func render(frames: Int, port: String, beforeCycle: (Int) -> Void = { _ in }) throws -> [Float] {
+        let parts = port.split(separator: ":", maxSplits: 1).map(String.init)
+        var result: [Float] = []
+        result.reserveCapacity(frames)
+        var cycle = 0
+        while result.count < frames {
+            beforeCycle(cycle)
+            let count = min(blockSize, frames - result.count)
+            let plan = try #require(backend.renderCycle(frames: count), "no plan installed")
+            let buffer = try #require(plan.outputBuffer(app: parts[0], port: parts[1]), "no output \(port)")
+            result.append(contentsOf: UnsafeBufferPointer(start: buffer, count: count))
+            cycle += 1
+        }
+        return result
+    }
+}

@@ -35,11 +35,16 @@ let package = Package(
         // Loads plugin libraries by path (dlopen, control side only) and wraps them as node types.
         .target(name: "PluginHost", dependencies: ["NodeKit", "AudioGraph", "IAAPluginABI"]),
         .target(name: "JackBackend", dependencies: ["AudioGraph", "CJack"]),
-        .target(name: "Engine", dependencies: ["AudioGraph", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost"]),
+        // The control socket: SO_PEERCRED shim (struct ucred is not visible from Swift's Glibc).
+        .target(name: "CPeerCredentials"),
+        .target(name: "ControlSocket", dependencies: ["CPeerCredentials"]),
+        .target(name: "Engine", dependencies: ["AudioGraph", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket"]),
         .executableTarget(name: "iaa", dependencies: [
-            "Engine", "PluginHost", "NodeKit", "AudioGraph", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Engine", "PluginHost", "NodeKit", "AudioGraph", "ControlSocket",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession"]),
+        .testTarget(name: "ControlSocketTests", dependencies: ["ControlSocket", "CPeerCredentials"]),
         .testTarget(name: "PluginHostTests", dependencies: ["PluginHost", "AudioGraph", "Nodes", "OfflineBackend", "SignalAnalysis", "NodeKit"]),
         // Tests find Tests/Fixtures and graphs/ through #filePath.
         .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "Nodes"]),

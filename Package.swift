@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "JackBackend", dependencies: ["AudioGraph", "CJack"]),
         // The control socket: SO_PEERCRED shim (struct ucred is not visible from Swift's Glibc).
         .target(name: "CPeerCredentials"),
-        .target(name: "ControlSocket", dependencies: ["CPeerCredentials"]),
+        .target(name: "ControlSocket", dependencies: ["CPeerCredentials"], exclude: ["PROTOCOL.md"]),
         .target(name: "Engine", dependencies: ["AudioGraph", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket"]),
         .executableTarget(name: "iaa", dependencies: [
             "Engine", "PluginHost", "NodeKit", "AudioGraph", "ControlSocket",

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CPeerCredentials
+
+/// Accepting clients, and refusing the ones that do not belong.
+extension IOLoop {
+    /// Accepts the waiting clients (a bounded batch, so a connection storm cannot starve the others).
+    func acceptClients() {
+        for _ in 0..<64 {
+            let fd = CPeerCredentials_accept(listenFD)
+            if fd < 0 {
+                if errno == EINTR { continue }
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                    // The client stays in the backlog; retry when descriptors may have been freed.
+                    acceptPausedUntil = .now + .milliseconds(100)
+                    diagnostics?("control socket: cannot accept a client: \(String(cString: strerror(errno)))")
+                }
+                return
+            }
+            var uid: UInt32 = 0
+            var pid: Int32 = 0
+            guard CPeerCredentials_get(fd, &uid, &pid) == 0 else {
+                _ = close(fd)
+                continue
+            }
+            // Root is not special: the socket belongs to the engine's user and nobody else's.
+            guard uid == self.uid else {
+                diagnostics?("control socket: refused pid \(pid) of uid \(uid) (not the engine's uid \(self.uid))")
+                refuse(fd, ControlError(code: ControlError.Code.permissionDenied,
+                    message: "this iaa engine accepts requests only from uid \(self.uid), its own user; you are uid \(uid)"))
+                continue
+            }
+            guard connections.count < limits.maximumConnections else {
+                refuse(fd, ControlError(code: ControlError.Code.tooManyConnections,
+                    message: "the engine already serves \(limits.maximumConnections) control connections; try again later"))
+                continue
+            }
+            let connection = ControlConnection(id: nextID, fd: fd, peer: ControlPeer(uid: uid, pid: pid))
+            nextID &+= 1
+            connections[connection.id] = connection
+        }
+    }
+
+    /// One error line and close. A fresh socket's buffer takes the short line without blocking.
+    private func refuse(_ fd: Int32, _ error: ControlError) {
+        let line = RequestDecoder.replyLine(id: .null, .error(error))
+        _ = line.withUnsafeBytes { UnixSocket.send(fd, $0) }
+        _ = close(fd)
+    }
+}

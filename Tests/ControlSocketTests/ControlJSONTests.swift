@@ -1,0 +1,50 @@
+import ControlSocket
+import Testing
+
+@Suite("Control JSON")
+struct ControlJSONTests {
+    @Test("values round-trip through text, keeping key order")
+    func roundTrip() throws {
+        let text = #"{"b":1,"a":[true,false,null,-2.5,"x\"\\\n\u0001é😀"],"c":{}}"#
+        let value = try ControlJSONParser.parse(text)
+        #expect(value.text == #"{"b":1,"a":[true,false,null,-2.5,"x\"\\\n\u0001é😀"],"c":{}}"#)
+        #expect(try ControlJSONParser.parse(value.text) == value)
+        #expect(value["b"]?.intValue == 1)
+    }
+
+    @Test("surrogate pairs decode, lone surrogates are refused")
+    func surrogates() throws {
+        #expect(try ControlJSONParser.parse(#""\ud83d\ude00""#) == .string("😀"))
+        #expect(throws: ControlJSONParser.Failure.self) { try ControlJSONParser.parse(#""\ud83d""#) }
+        #expect(throws: ControlJSONParser.Failure.self) { try ControlJSONParser.parse(#""\ude00""#) }
+    }
+
+    @Test("what Foundation accepts but JSON does not is refused", arguments: [
+        #"{"a":1,}"#, "[1,]", #"{"a":1,"a":2}"#, "01", "1.", ".5", "+1", "NaN", "1e999",
+        "\"raw\ttab\"", "'single'", "{a:1}", "[1] [2]", "", "tru", "\"\\x\"",
+    ])
+    func strictness(text: String) {
+        #expect(throws: ControlJSONParser.Failure.self) { try ControlJSONParser.parse(text) }
+    }
+
+    @Test("invalid UTF-8 is refused, not repaired")
+    func invalidUTF8() {
+        #expect(throws: ControlJSONParser.Failure.self) { try ControlJSONParser.parse([0x22, 0xFF, 0xFE, 0x22]) }
+    }
+
+    @Test("10,000 nested brackets are an error, not a stack overflow")
+    func deepNesting() {
+        let text = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: ControlJSONParser.Failure.self) { try ControlJSONParser.parse(text) }
+        let fine = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+        #expect((try? ControlJSONParser.parse(fine)) != nil)
+    }
+
+    @Test("integral numbers print without a fraction; non-finite ones as null")
+    func numbers() {
+        #expect(ControlJSON.number(7).text == "7")
+        #expect(ControlJSON.number(-0.25).text == "-0.25")
+        #expect(ControlJSON.number(.nan).text == "null")
+        #expect(ControlJSON.number(1e300).text == "1e+300")
+    }
+}

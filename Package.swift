@@ -45,6 +45,8 @@ let package = Package(
         ]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession"]),
         .testTarget(name: "ControlSocketTests", dependencies: ["ControlSocket", "CPeerCredentials"]),
+        // Runs the built `iaa` against an in-process control server with canned replies.
+        .testTarget(name: "CommandLineTests", dependencies: ["ControlSocket", "AudioFiles"]),
         .testTarget(name: "PluginHostTests", dependencies: ["PluginHost", "AudioGraph", "Nodes", "OfflineBackend", "SignalAnalysis", "NodeKit"]),
         // Tests find Tests/Fixtures and graphs/ through #filePath.
         .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "Nodes"]),

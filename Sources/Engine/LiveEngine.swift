@@ -1,5 +1,6 @@
 import AudioGraph
 import AudioSession
+import ControlSocket
 import Foundation
 import JackBackend
 
@@ -11,11 +12,14 @@ public struct LiveEngine {
         public var serverName: String?
         /// `-n`; nil means the graph's `jack.client`, else `iaa`.
         public var clientName: String?
+        /// `--socket`; nil means `$XDG_RUNTIME_DIR/iaa/CLIENT.sock`.
+        public var socketPath: String?
 
-        public init(graphPath: String, serverName: String? = nil, clientName: String? = nil) {
+        public init(graphPath: String, serverName: String? = nil, clientName: String? = nil, socketPath: String? = nil) {
             self.graphPath = graphPath
             self.serverName = serverName
             self.clientName = clientName
+            self.socketPath = socketPath
         }
     }
 
@@ -53,15 +57,14 @@ public struct LiveEngine {
         }
         defer { backend.close() }
 
-        let sessions = SessionController(graph: graph)
-        var startEvents: [SessionEvent] = []
+        let core: EngineCore
         do {
-            let builder = PlanBuilder(sampleRate: backend.sampleRate, maximumFrames: backend.maximumFrames,
-                                      gainRampSeconds: graph.policy.rampSeconds)
-            let plan = try builder.plan(for: graph)
-            PlanBuilder.warmUp(plan)
-            startEvents = sessions.attach(plan, initial: true)
-            try backend.install(plan)
+            core = try EngineCore(graph: graph, description: description, backend: backend, serverName: serverName)
+            backend.onConnectionChange = { [core] source, destination, connected in
+                core.queue.async { core.connectionChanged(source: source, destination: destination, connected: connected) }
+            }
+            backend.onBufferSizeChange = { [core] frames in core.queue.async { core.bufferSizeChanged(to: frames) } }
+            let startEvents = try core.startUp()
             if graph.transport.timebaseMaster {
                 if !backend.becomeTimebaseMaster(tempo: graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar) {
                     StandardError.write("iaa: warning: another JACK client is timebase master; nodes follow its tempo")
@@ -70,19 +73,27 @@ public struct LiveEngine {
                 backend.setDefaultTempo(graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar)
             }
             try backend.activate()
+            core.queue.sync {
+                for warning in core.connectExternals(graph.externalConnections) { StandardError.write("iaa: warning: \(warning)") }
+                core.publish(startEvents)
+            }
+            let path = options.socketPath ?? ControlServer.defaultPath(client: backend.clientName)
+            let server = try ControlServer(path: path, queue: core.queue,
+                                           diagnostics: { StandardError.write("iaa: control: \($0)") },
+                                           handler: { [core] request in core.handle(request) })
+            core.queue.sync { core.server = server }
+            server.start()
+            StandardError.write("iaa: control socket \(path)")
         } catch {
             StandardError.write("iaa: error: \(error)")
             return 1
         }
-        for outcome in backend.connect(graph.externalConnections, in: graph) {
-            if case .failed = outcome.result { StandardError.write("iaa: warning: \(outcome)") }
-        }
-        for event in startEvents { StandardError.write("iaa: event: \(SessionLog.payload(event).text)") }
+        defer { core.queue.sync { core.server?.stop() } }
         let portCount = graph.apps.reduce(0) { $0 + $1.layout.inputs.count + $1.layout.outputs.count + $1.layout.midiInputs.count }
         StandardError.write("iaa: running '\(graph.name)' as JACK client '\(backend.clientName)' on server '\(serverName ?? "default")' (\(Int(backend.sampleRate)) Hz, \(backend.maximumFrames) frames, \(graph.apps.count) apps, \(portCount) ports); stop with Ctrl-C")
 
-        let reason = waitForStop(backend, sessions: sessions, signals: stopSignals)
-        StandardError.write("iaa: \(reason); \(backend.cycleCount) cycles, \(backend.xrunCount) xruns reported by JACK")
+        let reason = waitForStop(core, signals: stopSignals)
+        StandardError.write("iaa: \(reason); \(backend.cycleCount) cycles, \(backend.xrunCount) xruns reported by JACK (\(backend.ourXrunCount) caused by iaa)")
         if let counts = backend.probeCounts {
             StandardError.write("iaa: rt-probe: \(counts.mallocs) mallocs, \(counts.retains) retains on the audio thread in \(backend.cycleCount) cycles")
         }
@@ -108,43 +119,24 @@ public struct LiveEngine {
         return try attempt.get()
     }
 
-    /// Nodes may ask the host to play or stop (Apple's remote transport control): live, that is
-    /// JACK's transport.
-    private func followTransportRequests(_ backend: JackBackend) {
-        guard let plan = backend.currentPlan else { return }
-        for app in plan.slotAppIDs {
-            switch plan.slot(for: app)?.takeTransportRequest() ?? .none {
-            case .play: backend.startTransport()
-            case .stop: backend.stopTransport()
-            case .toggleRecord, .none: break
-            }
-        }
-    }
-
     private static func open(_ clientName: String, serverName: String?, probe: RealtimeProbe) -> Result<JackBackend, JackError> {
         Result { () throws(JackError) in try JackBackend(clientName: clientName, serverName: serverName, probe: probe) }
     }
 
-    /// Waits for SIGINT/SIGTERM or a server shutdown, freeing retired plans and keeping the
-    /// session clock (background task deadlines) meanwhile.
-    private func waitForStop(_ backend: JackBackend, sessions: SessionController, signals: sigset_t) -> String {
+    /// Waits for SIGINT/SIGTERM or a server shutdown, ticking the control queue meanwhile
+    /// (session clock, transport requests, retired plans) and feeding `iaa top` once a second.
+    private func waitForStop(_ core: EngineCore, signals: sigset_t) -> String {
         var signals = signals
         var timeout = timespec(tv_sec: 0, tv_nsec: 100_000_000)
-        let start = ContinuousClock.now
+        var ticks = 0
         while true {
-            let elapsed = start.duration(to: .now)
-            let now = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            if let deadline = sessions.nextDeadline, deadline <= now {
-                for event in sessions.apply(.advanceTime(to: now), at: now).events {
-                    StandardError.write("iaa: event: \(SessionLog.payload(event).text)")
-                }
-            }
             let signal = sigtimedwait(&signals, nil, &timeout)
             if signal == SIGINT { return "stopping on SIGINT" }
             if signal == SIGTERM { return "stopping on SIGTERM" }
-            if backend.serverWasShutDown { return "the JACK server shut down" }
-            backend.collectRetiredPlans()
-            followTransportRequests(backend)
+            if core.backend.serverWasShutDown { return "the JACK server shut down" }
+            core.queue.sync { core.tick() }
+            ticks += 1
+            if ticks % 10 == 0 { core.queue.sync { core.publishTop() } }
         }
     }
 }

@@ -75,7 +75,7 @@ extension JackBackend {
     }
 
     /// The JACK port names an endpoint stands for right now.
-    func resolve(_ endpoint: ExternalEndpoint) -> [String] {
+    public func resolve(_ endpoint: ExternalEndpoint) -> [String] {
         switch endpoint {
         case .port(let name):
             return jack_port_by_name(clientHandle, name) == nil ? [] : [name]

@@ -25,6 +25,11 @@ public final class JackBackend: AudioBackend {
     /// notification thread while the control side may be registering ports.
     private let recordsByPort = Mutex(PortMap())
     private var active = false
+    /// Called on JACK's notification thread when a connection to one of our ports is made or
+    /// broken, by anyone: (source, destination, connected). Set before `activate`.
+    public var onConnectionChange: (@Sendable (String, String, Bool) -> Void)?
+    /// Called on JACK's notification thread when the buffer size changes. Set before `activate`.
+    public var onBufferSizeChange: (@Sendable (Int) -> Void)?
 
     /// Opens the client with an exact name and never starts a server (CONVENTIONS.md).
     public init(clientName: String, serverName: String?, probe: RealtimeProbe = .disabled) throws(JackError) {
@@ -95,9 +100,20 @@ public final class JackBackend: AudioBackend {
     /// The plan being rendered (control side, for lookups).
     public var currentPlan: RenderPlan? { cycle.exchange.currentPlan }
 
-    /// Frees plans the audio thread has moved past. Call periodically from the control side.
+    /// Frees plans the audio thread has moved past, then unregisters ports no plan uses any more
+    /// (apps removed by a new graph). Call periodically from the control side.
     public func collectRetiredPlans() {
-        cycle.exchange.collect(audioStopped: !active)
+        guard cycle.exchange.collect(audioStopped: !active) == 0, let plan = cycle.exchange.currentPlan else { return }
+        let used = Set(plan.externalPorts.map(\.shortName))
+        for (name, record) in records where !used.contains(name) {
+            let port = record.pointee.port
+            recordsByPort.withLock { $0.records[port] = nil }
+            jack_remove_properties(client, jack_port_uuid(port))
+            jack_port_unregister(client, port)
+            record.deinitialize(count: 1)
+            record.deallocate()
+            records[name] = nil
+        }
     }
 
     private func register(_ port: ExternalPort) throws(JackError) -> UnsafeMutablePointer<PortRecord> {
@@ -200,14 +216,25 @@ public final class JackBackend: AudioBackend {
             guard let arg else { return }
             Unmanaged<JackCycle>.fromOpaque(arg)._withUnsafeGuaranteedRef { $0.shutDown.store(true, ordering: .releasing) }
         }, cycleArg)
-        jack_set_port_connect_callback(client, { a, b, _, arg in
+        jack_set_port_connect_callback(client, { a, b, connected, arg in
             guard let arg else { return }
             let backend = Unmanaged<JackBackend>.fromOpaque(arg).takeUnretainedValue()
+            var ours = false
             for id in [a, b] {
                 if let port = jack_port_by_id(backend.client, id), jack_port_is_mine(backend.client, port) != 0 {
                     backend.refreshConnectionCount(port)
+                    ours = true
                 }
             }
+            guard ours, let report = backend.onConnectionChange,
+                  let source = jack_port_by_id(backend.client, a), let destination = jack_port_by_id(backend.client, b),
+                  let sourceName = jack_port_name(source), let destinationName = jack_port_name(destination) else { return }
+            report(String(cString: sourceName), String(cString: destinationName), connected != 0)
+        }, Unmanaged.passUnretained(self).toOpaque())
+        jack_set_buffer_size_callback(client, { frames, arg in
+            guard let arg else { return 0 }
+            Unmanaged<JackBackend>.fromOpaque(arg).takeUnretainedValue().onBufferSizeChange?(Int(frames))
+            return 0
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 }

@@ -14,6 +14,11 @@ final class JackCycle: @unchecked Sendable {
     let cycles = Atomic<Int64>(0)
     let oversizedCycles = Atomic<Int64>(0)
     let xruns = Atomic<Int64>(0)
+    /// Cycles whose own processing took longer than the period: xruns iaa caused.
+    let overruns = Atomic<Int64>(0)
+    /// The last cycle's processing time and the longest since the last read, in microseconds.
+    let lastBusyMicroseconds = Atomic<Int64>(0)
+    let maximumBusyMicroseconds = Atomic<Int64>(0)
     let shutDown = Atomic<Bool>(false)
 
     /// Set once before activation; the callback only reads it.
@@ -29,6 +34,7 @@ final class JackCycle: @unchecked Sendable {
     /// One JACK cycle: read connected inputs, render, copy to connected outputs.
     /// - Realtime: safe.
     func process(frames: Int) {
+        let started = jack_get_time()
         probe.begin()
         let context = RenderContext(frames: frames, sampleTime: sampleTime, transport: queryTransport())
         _ = exchange.withCurrentPlan(context) { plan in
@@ -52,6 +58,21 @@ final class JackCycle: @unchecked Sendable {
         sampleTime &+= Int64(frames)
         cycles.add(1, ordering: .relaxed)
         probe.end()
+        measure(since: started, frames: frames)
+    }
+
+    /// Records how long this cycle took, and counts it as ours when it overran the period.
+    /// - Realtime: safe (jack_get_time reads a clock, no system call on Linux).
+    @inline(__always)
+    private func measure(since started: jack_time_t, frames: Int) {
+        let busy = Int64(truncatingIfNeeded: jack_get_time() &- started)
+        lastBusyMicroseconds.store(busy, ordering: .relaxed)
+        if busy > maximumBusyMicroseconds.load(ordering: .relaxed) {
+            maximumBusyMicroseconds.store(busy, ordering: .relaxed)
+        }
+        if let client, busy * Int64(jack_get_sample_rate(client)) > Int64(frames) * 1_000_000 {
+            overruns.add(1, ordering: .relaxed)
+        }
     }
 
     /// - Realtime: safe.

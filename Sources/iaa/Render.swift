@@ -18,7 +18,7 @@ struct Render: ParsableCommand {
     var output: String
 
     @Option(name: .shortAndLong, help: "Duration: 10, 10s, 2.5s or 500ms.")
-    var duration: Duration
+    var duration: RenderDuration
 
     @Option(name: [.short, .customLong("rate")], help: "Sample rate in Hz.")
     var rate = 48_000
@@ -89,7 +89,7 @@ struct Render: ParsableCommand {
 }
 
 /// A duration argument: `10`, `10s`, `2.5s`, `500ms`.
-struct Duration: ExpressibleByArgument {
+struct RenderDuration: ExpressibleByArgument {
     let seconds: Double
 
     init?(argument: String) {

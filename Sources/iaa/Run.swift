@@ -19,8 +19,11 @@ struct Run: ParsableCommand {
     @Option(name: [.short, .customLong("name")], help: "JACK client name (default: the graph's jack.client, else iaa).")
     var name: String?
 
+    @Option(help: "The control socket (default: $XDG_RUNTIME_DIR/iaa/CLIENT.sock).", completion: .file())
+    var socket: String?
+
     func run() throws {
-        let code = LiveEngine(options: .init(graphPath: graph, serverName: server, clientName: name)).run()
+        let code = LiveEngine(options: .init(graphPath: graph, serverName: server, clientName: name, socketPath: socket)).run()
         if code != 0 { throw ExitCode(code) }
     }
 }

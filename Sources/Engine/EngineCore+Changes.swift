@@ -1,0 +1,99 @@
+import AudioGraph
+import AudioSession
+import ControlSocket
+import NodeKit
+
+/// `get`, `set`, `session.preferredBuffer`, `remote` and `apply`.
+extension EngineCore {
+    func getParameters(_ request: ControlRequest) throws -> ControlReply {
+        let (_, app) = try app(request)
+        let slot = backend.currentPlan?.slot(for: app.id)
+        var specs = Array(app.type.parameters.enumerated())
+        if let name = request["param"]?.stringValue {
+            specs = specs.filter { $0.element.name == name }
+            guard !specs.isEmpty else { throw unknownParameter(name, of: app) }
+        }
+        return .result(.object([
+            ("app", .string(app.id)),
+            ("parameters", .array(specs.map { index, spec in
+                .object([("name", .string(spec.name)), ("value", .number(Double(slot?.parameterTarget(index) ?? spec.defaultValue))),
+                         ("min", .number(Double(spec.range.lowerBound))), ("max", .number(Double(spec.range.upperBound))),
+                         ("default", .number(Double(spec.defaultValue))), ("unit", .string(spec.unit.rawValue))])
+            })),
+        ]))
+    }
+
+    func setParameter(_ request: ControlRequest) throws -> ControlReply {
+        let (_, app) = try app(request)
+        let name = try string(request, "param")
+        guard let index = app.type.parameterIndex(name) else { throw unknownParameter(name, of: app) }
+        let spec = app.type.parameters[index]
+        guard let value = request["value"]?.doubleValue.map(Float.init) ?? request["value"]?.stringValue.flatMap(ParameterValue.parse) else {
+            throw RequestError(code: "invalidValue", message: "\"value\" must be a number or a string such as \"0.5\", \"50%\" or \"-6dB\"", field: "value")
+        }
+        guard spec.range.contains(value) else {
+            throw RequestError(code: "parameterOutOfRange",
+                               message: "\(name) = \(value) is outside \(spec.range.lowerBound)…\(spec.range.upperBound)", field: "value")
+        }
+        backend.currentPlan?.slot(for: app.id)?.setParameter(index, to: value)
+        return .result(.object([("app", .string(app.id)), ("param", .string(name)), ("value", .number(Double(value)))]))
+    }
+
+    private func unknownParameter(_ name: String, of app: App) -> RequestError {
+        RequestError(code: "unknownParameter",
+                     message: "app \"\(app.id)\" has no parameter \"\(name)\" (parameters: \(app.type.parameters.map(\.name).joined(separator: ", ")))",
+                     field: "param")
+    }
+
+    /// An app's preferred I/O buffer duration asks JACK for that buffer size.
+    func preferredBuffer(_ request: ControlRequest) throws -> ControlReply {
+        _ = try app(request)
+        guard let frames = request["frames"]?.intValue, frames >= 16, frames <= 8192, frames & (frames - 1) == 0 else {
+            throw RequestError(code: "invalidParams", message: "\"frames\" is a power of two from 16 to 8192", field: "frames")
+        }
+        guard backend.requestBufferSize(frames) else {
+            throw RequestError(code: "jackRefused", message: "JACK refused a buffer size of \(frames) frames")
+        }
+        return .result(.object([("bufferSize", .number(Double(frames)))]))
+    }
+
+    /// Remote control events go to the Now Playing app, as Apple's remote control events do.
+    func remote(_ request: ControlRequest) throws -> ControlReply {
+        let command = try string(request, "command")
+        guard ["play", "pause", "togglePlayPause", "next", "previous"].contains(command) else {
+            throw RequestError(code: "invalidParams", message: "unknown command \"\(command)\" (play, pause, togglePlayPause, next, previous)", field: "command")
+        }
+        guard let app = sessions.policy.nowPlayingApp else {
+            throw RequestError(code: "noNowPlayingApp", message: "no app has played non-mixable audio in the foreground yet")
+        }
+        server?.publish(JSONValue.object([("t", .number(now)), ("event", .object([("app", .string(app)), ("name", .string("remoteControl")),
+                                                                                     ("command", .string(command))]))]), topic: "events")
+        return .result(.object([("app", .string(app))]))
+    }
+
+    /// Validates a whole new graph, diffs it against the running one, and swaps it in keeping
+    /// every unchanged app's node (its phase and state) — or, with `dryRun`, only says what would change.
+    func apply(_ request: ControlRequest) throws -> ControlReply {
+        let text = try string(request, "text")
+        let file = request["file"]?.stringValue ?? "graph.json"
+        let loaded = GraphFile.load(text: text, file: file, registry: GraphLoading.registry)
+        guard let newGraph = loaded.graph, let newDescription = loaded.description else {
+            throw RequestError(code: "invalidGraph", message: GraphLoading.report(loaded))
+        }
+        guard newDescription.jackClientName == description.jackClientName else {
+            throw RequestError(code: "clientChange", message: "the new graph names JACK client \"\(newDescription.jackClientName)\"; a running engine keeps \"\(description.jackClientName)\"",
+                               field: "text")
+        }
+        let diff = GraphDiff(old: graph, new: newGraph)
+        guard request["dryRun"]?.boolValue != true else {
+            return .result(.object([("applied", .bool(false)), ("diff", diff.json)]))
+        }
+        let oldExternals = Set(graph.externalConnections.map { "\($0)" })
+        let sameSessions = graph.apps.map(\.id) == newGraph.apps.map(\.id) && graph.apps.map(\.session) == newGraph.apps.map(\.session)
+        publish(try install(newGraph, sameSessions: sameSessions))
+        replaceDescription(newDescription)
+        let added = newGraph.externalConnections.filter { !oldExternals.contains("\($0)") }
+        for warning in connectExternals(added) { StandardError.write("iaa: warning: \(warning)") }
+        return .result(.object([("applied", .bool(true)), ("diff", diff.json)]))
+    }
+}

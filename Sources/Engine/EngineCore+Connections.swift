@@ -1,0 +1,150 @@
+import AudioGraph
+import ControlSocket
+import Foundation
+import JackBackend
+
+/// `connect` and `disconnect`: between apps (a new plan), or with any JACK port (jack_connect).
+extension EngineCore {
+    /// One side of a connection: app ports, or JACK port names outside the engine.
+    enum Endpoint {
+        case apps([PortAddress])
+        case outside([String])
+    }
+
+    /// Resolves `APP:PORT`, a glob `APP:out_*`, `@playback`/`@capture`, or a full JACK name.
+    func endpoint(_ text: String, output: Bool, field: String) throws -> Endpoint {
+        switch text {
+        case "@playback": return .outside(backend.resolve(.physicalPlayback))
+        case "@capture": return .outside(backend.resolve(.physicalCapture))
+        case "@midi-capture": return .outside(backend.resolve(.physicalMIDICapture))
+        default: break
+        }
+        guard let colon = text.firstIndex(of: ":") else {
+            throw RequestError(code: "invalidParams", message: "\"\(text)\" is neither APP:PORT nor a JACK port name", field: field)
+        }
+        let appID = String(text[..<colon]), portName = String(text[text.index(after: colon)...])
+        guard let index = graph.appIndex(appID) else {
+            if appID == clientName, let dot = portName.firstIndex(of: ".") {
+                return try endpoint("\(portName[..<dot]):\(portName[portName.index(after: dot)...])", output: output, field: field)
+            }
+            return .outside([text])
+        }
+        let ports = output ? graph.apps[index].layout.outputs : graph.apps[index].layout.inputs
+        let matches = ports.indices.filter { Self.matches(ports[$0].name, portName) }
+        guard !matches.isEmpty else {
+            throw RequestError(code: "unknownPort",
+                               message: "app \"\(appID)\" has no \(output ? "output" : "input") \"\(portName)\" (\(output ? "outputs" : "inputs"): \(ports.map(\.name).joined(separator: ", ")))",
+                               field: field)
+        }
+        return .apps(matches.map { PortAddress(app: index, port: $0) })
+    }
+
+    /// A name against a pattern where `*` matches any run of characters.
+    static func matches(_ name: String, _ pattern: String) -> Bool {
+        guard pattern.contains("*") else { return name == pattern }
+        let pieces = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
+        var rest = Substring(name)
+        for (index, piece) in pieces.enumerated() {
+            if index == 0 {
+                guard rest.hasPrefix(piece) else { return false }
+                rest = rest.dropFirst(piece.count)
+            } else if index == pieces.count - 1 {
+                return piece.isEmpty || rest.hasSuffix(piece)
+            } else if let range = rest.range(of: piece) {
+                rest = rest[range.upperBound...]
+            } else {
+                return false
+            }
+        }
+        return rest.isEmpty
+    }
+
+    /// One side feeds every port of the other; several pair in order (like `@playback`).
+    static func pairs<A, B>(_ sources: [A], _ destinations: [B]) -> [(A, B)] {
+        if sources.count == 1 { return destinations.map { (sources[0], $0) } }
+        if destinations.count == 1 { return sources.map { ($0, destinations[0]) } }
+        return Array(zip(sources, destinations))
+    }
+
+    /// Our JACK name of an app port.
+    func jackName(_ address: PortAddress, output: Bool) -> String {
+        let app = graph.apps[address.app]
+        let spec = output ? app.layout.outputs[address.port] : app.layout.inputs[address.port]
+        return backend.fullName("\(app.id).\(spec.name)")
+    }
+
+    func connect(_ request: ControlRequest) throws -> ControlReply {
+        let source = try endpoint(try string(request, "from"), output: true, field: "from")
+        let destination = try endpoint(try string(request, "to"), output: false, field: "to")
+        let gain = request["gain"]?.doubleValue.map(Float.init) ?? request["gain"]?.stringValue.flatMap(ParameterValue.parse) ?? 1
+        guard gain.isFinite, gain >= 0 else {
+            throw RequestError(code: "invalidGain", message: "gain must be a finite number ≥ 0", field: "gain")
+        }
+        var made: [ControlJSON] = []
+        switch (source, destination) {
+        case (.apps(let outputs), .apps(let inputs)):
+            var edited = graph
+            for (from, to) in Self.pairs(outputs, inputs) {
+                switch edited.connecting(Connection(from: from, to: to, gain: gain)) {
+                case .success(let next): edited = next
+                case .failure(let error):
+                    throw RequestError(code: error.code.rawValue, message: error.hint.map { "\(error.message); \($0)" } ?? error.message)
+                }
+                let (fromName, toName) = Self.names(Connection(from: from, to: to), in: edited)
+                made.append(.object([("from", .string(fromName)), ("to", .string(toName)), ("internal", .bool(true)), ("already", .bool(false))]))
+            }
+            publish(try install(edited, sameSessions: true))
+        default:
+            let sources = jackNames(source, output: true), destinations = jackNames(destination, output: false)
+            for (from, to) in Self.pairs(sources, destinations) {
+                noteOwnConnection(from, to)
+                let outcome = backend.connect(from, to)
+                if case .failed(let why) = outcome.result {
+                    throw RequestError(code: "jackRefused", message: "cannot connect \(from) -> \(to): \(why)")
+                }
+                made.append(.object([("from", .string(from)), ("to", .string(to)), ("internal", .bool(false)),
+                                     ("already", .bool(outcome.result == .alreadyConnected))]))
+            }
+        }
+        return .result(.object([("connected", .array(made))]))
+    }
+
+    func disconnect(_ request: ControlRequest) throws -> ControlReply {
+        let source = try endpoint(try string(request, "from"), output: true, field: "from")
+        let destination = try endpoint(try string(request, "to"), output: false, field: "to")
+        var removed: [ControlJSON] = []
+        switch (source, destination) {
+        case (.apps(let outputs), .apps(let inputs)):
+            var edited = graph
+            for (from, to) in Self.pairs(outputs, inputs) {
+                let (fromName, toName) = Self.names(Connection(from: from, to: to), in: edited)
+                switch edited.disconnecting(from: from, to: to) {
+                case .success(let next): edited = next
+                case .failure(let error): throw RequestError(code: "notConnected", message: error.message)
+                }
+                removed.append(.object([("from", .string(fromName)), ("to", .string(toName)), ("internal", .bool(true))]))
+            }
+            // A node losing its last host fades out first; the plan without the connection follows.
+            publish(sessions.graphChanged(to: edited, at: now))
+            let graph = edited
+            queue.asyncAfter(deadline: .now() + graph.policy.rampSeconds + 0.005) { [self] in
+                if self.graph.connections == graph.connections { _ = try? install(graph, sameSessions: true) }
+            }
+        default:
+            for (from, to) in Self.pairs(jackNames(source, output: true), jackNames(destination, output: false)) {
+                guard backend.disconnect(from, to) else {
+                    throw RequestError(code: "notConnected", message: "\(from) is not connected to \(to)")
+                }
+                removed.append(.object([("from", .string(from)), ("to", .string(to)), ("internal", .bool(false))]))
+            }
+        }
+        return .result(.object([("disconnected", .array(removed))]))
+    }
+
+    private func jackNames(_ endpoint: Endpoint, output: Bool) -> [String] {
+        switch endpoint {
+        case .apps(let addresses): return addresses.map { jackName($0, output: output) }
+        case .outside(let names): return names
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import AudioGraph
+import AudioSession
+import ControlSocket
+import NodeKit
+
+/// `dump --graph`: the running graph as a graph file, with the changes made live (connections,
+/// parameter values, session categories and activity, JACK connections made by anyone), which
+/// `iaa validate` accepts and `iaa run` turns back into the same engine.
+extension EngineCore {
+    func exportedGraph() -> String {
+        var lines = ["{", "  \"format\": \"iaa-graph/1\",", "  \"name\": \(JSONValue.string(graph.name).text),"]
+        lines.append("  \"policy\": " + JSONValue.object([
+            ("duckLevel", .number(graph.policy.duckLevelDecibels)), ("rampTime", .number(graph.policy.rampSeconds)),
+            ("backgroundTaskTime", .number(graph.policy.backgroundTaskSeconds)),
+        ]).text + ",")
+        lines.append("  \"transport\": " + JSONValue.object([
+            ("tempo", .number(graph.transport.tempo)), ("beatsPerBar", .number(graph.transport.beatsPerBar)),
+            ("playing", .bool(graph.transport.playing)), ("timebaseMaster", .bool(graph.transport.timebaseMaster)),
+        ]).text + ",")
+        lines.append("  \"apps\": [")
+        lines.append(graph.apps.map { "    " + exported($0).text }.joined(separator: ",\n"))
+        lines.append("  ],")
+        lines.append("  \"connections\": [")
+        lines.append(graph.connections.map { connection in
+            let (from, to) = Self.names(connection, in: graph)
+            var pairs: [(String, JSONValue)] = [("from", .string(from)), ("to", .string(to))]
+            if connection.gain != 1 { pairs.append(("gain", .number(Double(connection.gain)))) }
+            return "    " + JSONValue.object(pairs).text
+        }.joined(separator: ",\n"))
+        lines.append("  ],")
+        // JACK connections as they are now, whoever made them: outside names in full.
+        let jack = backend.ports().flatMap { port in
+            port.connections.map { other -> JSONValue in
+                let ours = "\(port.appID):\(port.portName)"
+                return .object(port.isInput ? [("from", .string(other)), ("to", .string(ours))]
+                                            : [("from", .string(ours)), ("to", .string(other))])
+            }
+        }
+        lines.append("  \"jack\": {\"client\": \(JSONValue.string(clientName).text), \"connections\": [")
+        lines.append(jack.map { "    " + $0.text }.joined(separator: ",\n"))
+        lines.append("  ]}")
+        lines.append("}")
+        return lines.filter { !$0.isEmpty }.joined(separator: "\n") + "\n"
+    }
+
+    private func exported(_ app: App) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [("id", .string(app.id)), ("role", .string(app.role.rawValue)),
+                                            ("plugin", .string(app.type.id))]
+        let slot = backend.currentPlan?.slot(for: app.id)
+        var params: [(String, JSONValue)] = app.type.parameters.enumerated().map { index, spec in
+            (spec.name, .number(Double(slot?.parameterTarget(index) ?? app.parameters[index])))
+        }
+        params += app.configuration.values.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }
+        if !params.isEmpty { pairs.append(("params", .object(params))) }
+        if app.role == .node, let component = app.component {
+            pairs.append(("component", .object([("type", .string(component.type.rawValue)), ("subtype", .string(component.subtype)),
+                                                ("manufacturer", .string(component.manufacturer)), ("name", .string(component.name)),
+                                                ("version", .number(Double(component.version)))])))
+        }
+        if let setup = app.session, let state = sessions.policy.state(of: app.id) {
+            // Options as the app set them: the implied mixWithOthers is written back only when
+            // nothing implies it, and ambient's own is never written (it may not be set explicitly).
+            var options = state.options
+            if state.category == .ambient || !options.isDisjoint(with: [.duckOthers, .interruptSpokenAudioAndMixWithOthers]) {
+                options.remove(.mixWithOthers)
+            }
+            pairs.append(("session", .object([
+                ("category", .string(state.category.rawValue)), ("mode", .string(state.mode.rawValue)),
+                ("options", .array(options.map(\.rawValue).sorted().map(JSONValue.string))), ("active", .bool(state.active)),
+            ])))
+            pairs.append(("entitlements", .array(setup.entitlements.map(\.rawValue).sorted().map(JSONValue.string))))
+            if !setup.requestedEntitlements.isEmpty {
+                pairs.append(("requires", .array(setup.requestedEntitlements.map(\.rawValue).sorted().map(JSONValue.string))))
+            }
+            pairs.append(("backgroundModes", .array(setup.backgroundModes.map(\.rawValue).sorted().map(JSONValue.string))))
+            pairs.append(("state", .string(state.foreground ? "foreground" : "background")))
+        }
+        return .object(pairs)
+    }
+}

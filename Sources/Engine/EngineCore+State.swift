@@ -1,0 +1,103 @@
+import AudioGraph
+import AudioSession
+import ControlSocket
+import JackBackend
+
+/// What the read methods report: status, dump, ports, the Graphviz picture.
+extension EngineCore {
+    func status() -> ControlJSON {
+        .object([
+            ("graph", .string(graph.name)),
+            ("jack", .object([
+                ("server", .string(serverName ?? "default")), ("client", .string(clientName)),
+                ("sampleRate", .number(backend.sampleRate)), ("bufferSize", .number(Double(backend.currentBufferSize))),
+                ("dspLoad", .number((backend.dspLoad * 100).rounded() / 100)),
+                ("xruns", .number(Double(backend.xrunCount))), ("ourXruns", .number(Double(backend.ourXrunCount))),
+            ])),
+            ("transport", .object([("playing", .bool(backend.transportRolling)), ("tempo", .number(graph.transport.tempo))])),
+            ("apps", .array(graph.apps.indices.map(appJSON))),
+            ("interruption", .bool(sessions.policy.states.contains { $0.interrupted })),
+        ])
+    }
+
+    func appJSON(_ index: Int) -> ControlJSON {
+        let app = graph.apps[index]
+        let hosts = app.role == .node ? InterAppAudioRules.hosts(of: index, in: graph).map { graph.apps[$0].id } : []
+        var session: ControlJSON = .null
+        if let state = sessions.policy.state(of: app.id) {
+            guard case .object(var pairs) = SessionLog.state(state) else { return .null }
+            pairs.insert(("mode", .string(state.mode.rawValue)), at: 1)
+            pairs.insert(("options", .array(state.options.map(\.rawValue).sorted().map(JSONValue.string))), at: 2)
+            session = .object(pairs)
+        }
+        return .object([
+            ("id", .string(app.id)), ("role", .string(app.role.rawValue)), ("plugin", .string(app.type.id)),
+            ("component", app.component.map { .string($0.codes) } ?? .null),
+            ("hosts", .array(hosts.map(JSONValue.string))),
+            ("gain", .number(Double(backend.currentPlan?.slot(for: app.id)?.policyGainTargetValue ?? 1))),
+            ("session", session),
+        ])
+    }
+
+    func dump() -> ControlJSON {
+        let device = sessions.policy.device
+        return .object([
+            ("graph", .string(graph.name)),
+            ("apps", .array(graph.apps.indices.map(appJSON))),
+            ("connections", .array(graph.connections.map { connection in
+                let (from, to) = Self.names(connection, in: graph)
+                return .object([("from", .string(from)), ("to", .string(to)), ("gain", .number(Double(connection.gain)))])
+            })),
+            ("jackConnections", .array(backend.ports().flatMap { port in
+                port.connections.map { other in
+                    .object([("from", .string(port.isInput ? other : port.name)), ("to", .string(port.isInput ? port.name : other))])
+                }
+            })),
+            ("policy", .object([("duckLevel", .number(graph.policy.duckLevelDecibels)), ("rampTime", .number(graph.policy.rampSeconds)),
+                                ("backgroundTaskTime", .number(graph.policy.backgroundTaskSeconds))])),
+            ("transport", .object([("tempo", .number(graph.transport.tempo)), ("beatsPerBar", .number(graph.transport.beatsPerBar))])),
+            ("device", .object([("silent", .bool(device.silent)), ("locked", .bool(device.locked)),
+                                ("routeAvailable", .bool(device.routeAvailable))])),
+        ])
+    }
+
+    /// `APP:PORT` names of both ends of an internal connection.
+    static func names(_ connection: Connection, in graph: Graph) -> (String, String) {
+        let from = graph.apps[connection.from.app], to = graph.apps[connection.to.app]
+        return ("\(from.id):\(from.layout.outputs[connection.from.port].name)", "\(to.id):\(to.layout.inputs[connection.to.port].name)")
+    }
+
+    static func portJSON(_ port: JackBackend.PortInfo) -> ControlJSON {
+        .object([
+            ("name", .string(port.name)), ("app", .string(port.appID)), ("port", .string(port.portName)),
+            ("type", .string(port.type)), ("direction", .string(port.isInput ? "input" : "output")),
+            ("connections", .array(port.connections.map(JSONValue.string))),
+            ("latency", .object([("min", .number(Double(port.latency.lowerBound))), ("max", .number(Double(port.latency.upperBound)))])),
+        ])
+    }
+
+    /// A Graphviz picture: roles as clusters, gains on edges, ducked or suspended apps dashed.
+    func dot() -> String {
+        var lines = ["digraph iaa {", "  rankdir=LR;", "  node [shape=box, style=rounded];"]
+        for role in AppRole.allCases {
+            let members = graph.apps.filter { $0.role == role }
+            guard !members.isEmpty else { continue }
+            lines.append("  subgraph cluster_\(role.rawValue) {")
+            lines.append("    label=\"\(role.rawValue)s\";")
+            for app in members {
+                let state = sessions.policy.state(of: app.id)
+                let dashed = (state?.ducked ?? false) || (state?.suspended ?? false)
+                let detail = state.map { "\\n\($0.category.rawValue)\($0.audible ? "" : " (silent)")" } ?? ""
+                lines.append("    \"\(app.id)\" [label=\"\(app.id)\\n\(app.type.id)\(detail)\"\(dashed ? ", style=\"rounded,dashed\"" : "")];")
+            }
+            lines.append("  }")
+        }
+        for connection in graph.connections {
+            let (from, to) = Self.names(connection, in: graph)
+            let label = connection.gain == 1 ? "" : " label=\"\(connection.gain)\""
+            lines.append("  \"\(graph.apps[connection.from.app].id)\" -> \"\(graph.apps[connection.to.app].id)\" [tooltip=\"\(from) -> \(to)\"\(label)];")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,167 @@
+import AudioGraph
+import AudioSession
+import ControlSocket
+import Foundation
+import JackBackend
+
+/// The running engine's state: graph, plans, sessions and the JACK backend. Everything here runs
+/// on `queue`, the one serial control queue: socket requests, the clock tick and JACK's
+/// notifications all go through it, so no lock is needed and the audio thread is never waited on.
+final class EngineCore: @unchecked Sendable {
+    let queue = DispatchQueue(label: "iaa.control")
+    let backend: JackBackend
+    private(set) var builder: PlanBuilder
+    private(set) var sessions: SessionController
+    /// The graph file as last applied (for `dump --graph`, which also reflects live changes).
+    private(set) var description: GraphDescription
+    let clientName: String
+    let serverName: String?
+    var server: ControlServer?
+    private let start = ContinuousClock.now
+    /// Connections the engine itself asked JACK for, so their notifications say `by: iaa`.
+    private var ownConnections: Set<[String]> = []
+    /// Whether any of our outputs reaches something outside (a route, in Apple's terms).
+    private var routeAvailable = true
+    /// JACK's buffer size as last seen (JACK also calls its callback once at activation).
+    private var bufferSize: Int
+
+    var graph: Graph { sessions.graph }
+
+    init(graph: Graph, description: GraphDescription, backend: JackBackend, serverName: String?) throws {
+        self.backend = backend
+        self.description = description
+        self.serverName = serverName
+        clientName = backend.clientName
+        bufferSize = backend.maximumFrames
+        builder = PlanBuilder(sampleRate: backend.sampleRate, maximumFrames: backend.maximumFrames,
+                              gainRampSeconds: graph.policy.rampSeconds)
+        sessions = SessionController(graph: graph)
+    }
+
+    /// Seconds since the engine started: the session clock.
+    var now: Double {
+        let elapsed = start.duration(to: .now)
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+
+    /// Compiles and installs the first plan, and makes the graph's JACK connections.
+    func startUp() throws -> [SessionEvent] {
+        let plan = try builder.plan(for: graph)
+        PlanBuilder.warmUp(plan)
+        let events = sessions.attach(plan, initial: true)
+        try backend.install(plan)
+        return events
+    }
+
+    /// Makes the graph's external connections; failures come back as warnings.
+    func connectExternals(_ connections: [ExternalConnection]) -> [String] {
+        var warnings: [String] = []
+        for outcome in backend.connect(connections, in: graph) {
+            if case .failed = outcome.result { warnings.append("\(outcome)") } else { ownConnections.insert([outcome.source, outcome.destination]) }
+        }
+        routeAvailable = backend.ports().contains { !$0.isInput && !$0.connections.isEmpty && $0.type.contains("audio") }
+        return warnings
+    }
+
+    /// Installs `newGraph` (same JACK client), keeping every running node whose app, type and
+    /// configuration did not change, and returns the session events the change caused.
+    func install(_ newGraph: Graph, sameSessions: Bool) throws -> [SessionEvent] {
+        let plan = try builder.plan(for: newGraph)
+        var events: [SessionEvent] = []
+        if sameSessions {
+            try backend.install(plan)
+            sessions.attach(plan, initial: false)
+            events = sessions.graphChanged(to: newGraph, at: now)
+        } else {
+            let replacement = SessionController(graph: newGraph)
+            events = replacement.attach(plan, initial: false, at: now)
+            try backend.install(plan)
+            sessions = replacement
+        }
+        return events
+    }
+
+    func replaceDescription(_ newDescription: GraphDescription) {
+        description = newDescription
+    }
+
+    /// Runs on every control tick: the session clock, node transport requests, retired plans.
+    func tick() {
+        let time = now
+        if let deadline = sessions.nextDeadline, deadline <= time {
+            publish(sessions.apply(.advanceTime(to: time), at: time).events)
+        }
+        backend.collectRetiredPlans()
+        guard let plan = backend.currentPlan else { return }
+        for app in plan.slotAppIDs {
+            switch plan.slot(for: app)?.takeTransportRequest() ?? .none {
+            case .play: backend.startTransport()
+            case .stop: backend.stopTransport()
+            case .toggleRecord, .none: break
+            }
+        }
+    }
+
+    /// Sends events to `iaa events` subscribers and the log on stderr.
+    func publish(_ events: [SessionEvent]) {
+        for event in events {
+            let line = JSONValue.object([("t", .number(now)), ("event", SessionLog.payload(event))])
+            server?.publish(line, topic: "events")
+            StandardError.write("iaa: event: \(SessionLog.payload(event).text)")
+        }
+    }
+
+    /// A JACK connection to one of our ports changed, by us or by anyone (`jack_connect`, a
+    /// patchbay): an event, and a route change when our outputs lost or regained their last one.
+    func connectionChanged(source: String, destination: String, connected: Bool) {
+        let ours = ownConnections.remove([source, destination]) != nil
+        server?.publish(JSONValue.object([
+            ("t", .number(now)),
+            ("connection", .object([("from", .string(source)), ("to", .string(destination)), ("connected", .bool(connected)),
+                                    ("by", .string(ours ? "iaa" : "outside"))])),
+        ]), topic: "events")
+        let available = backend.ports().contains { !$0.isInput && !$0.connections.isEmpty && $0.type.contains("audio") }
+        guard available != routeAvailable else { return }
+        routeAvailable = available
+        publish(sessions.apply(.route(available: available), at: now).events)
+    }
+
+    /// JACK's buffer size changed: every active output app hears `routeConfigurationChange`,
+    /// and the graph is recompiled for the new size (nodes are prepared anew).
+    func bufferSizeChanged(to frames: Int) {
+        guard frames != bufferSize else { return }
+        bufferSize = frames
+        let events = sessions.policy.states.filter { $0.active && $0.category.hasOutput }
+            .map { SessionEvent(app: $0.id, kind: .routeChange(reason: .routeConfigurationChange), time: now) }
+        publish(events)
+        guard frames > builder.instances.maximumFrames else { return }
+        builder = PlanBuilder(sampleRate: backend.sampleRate, maximumFrames: frames, gainRampSeconds: graph.policy.rampSeconds)
+        _ = try? install(graph, sameSessions: true)
+    }
+
+    /// Remembers a connection the engine asked for, so its notification is attributed to iaa.
+    func noteOwnConnection(_ source: String, _ destination: String) {
+        ownConnections.insert([source, destination])
+    }
+}
+
+extension EngineCore {
+    /// One `iaa top` line: the engine's share of the period, and each app's gain and state.
+    func publishTop() {
+        guard let server, server.subscriberCount(topic: "top") > 0 else { return }
+        let busy = backend.takeBusyTimes()
+        let period = Double(backend.currentBufferSize) / backend.sampleRate
+        let apps: [JSONValue] = graph.apps.map { app in
+            let state = sessions.policy.state(of: app.id)
+            return .object([("id", .string(app.id)),
+                            ("gain", .number(Double(backend.currentPlan?.slot(for: app.id)?.policyGainTargetValue ?? 1))),
+                            ("state", .string(state.map { $0.suspended ? "suspended" : $0.interrupted ? "interrupted" : $0.ducked ? "ducked" : $0.audible ? "audible" : "silent" } ?? "running"))])
+        }
+        server.publish(JSONValue.object([
+            ("t", .number(now)), ("period", .number(period)),
+            ("busy", .number(busy.last / period)), ("busyMax", .number(busy.maximum / period)),
+            ("dspLoad", .number(backend.dspLoad)), ("xruns", .number(Double(backend.xrunCount))),
+            ("ourXruns", .number(Double(backend.ourXrunCount))), ("apps", .array(apps)),
+        ]), topic: "top")
+    }
+}

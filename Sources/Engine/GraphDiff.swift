@@ -1,0 +1,59 @@
+import AudioGraph
+import ControlSocket
+
+/// What `apply` changes: apps added, removed or changed (type, configuration, parameters or
+/// session), and internal and JACK connections added or removed.
+struct GraphDiff {
+    var appsAdded: [String] = []
+    var appsRemoved: [String] = []
+    var appsChanged: [String] = []
+    var connectionsAdded: [String] = []
+    var connectionsRemoved: [String] = []
+    var jackConnectionsAdded: [String] = []
+    var jackConnectionsRemoved: [String] = []
+
+    init(old: Graph, new: Graph) {
+        let oldApps = Dictionary(uniqueKeysWithValues: old.apps.map { ($0.id, $0) })
+        let newIDs = Set(new.apps.map(\.id))
+        for app in new.apps {
+            guard let before = oldApps[app.id] else { appsAdded.append(app.id); continue }
+            if before.type.id != app.type.id || before.configuration != app.configuration
+                || before.parameters != app.parameters || before.session != app.session || before.role != app.role {
+                appsChanged.append(app.id)
+            }
+        }
+        appsRemoved = old.apps.map(\.id).filter { !newIDs.contains($0) }
+        let oldConnections = Set(old.connections.map { Self.text($0, in: old) })
+        let newConnections = Set(new.connections.map { Self.text($0, in: new) })
+        connectionsAdded = new.connections.map { Self.text($0, in: new) }.filter { !oldConnections.contains($0) }
+        connectionsRemoved = old.connections.map { Self.text($0, in: old) }.filter { !newConnections.contains($0) }
+        let oldJack = old.externalConnections.map { Self.text($0, in: old) }
+        let newJack = new.externalConnections.map { Self.text($0, in: new) }
+        jackConnectionsAdded = newJack.filter { !oldJack.contains($0) }
+        jackConnectionsRemoved = oldJack.filter { !newJack.contains($0) }
+    }
+
+    static func text(_ connection: Connection, in graph: Graph) -> String {
+        let (from, to) = EngineCore.names(connection, in: graph)
+        return connection.gain == 1 ? "\(from) -> \(to)" : "\(from) -> \(to) (gain \(connection.gain))"
+    }
+
+    static func text(_ connection: ExternalConnection, in graph: Graph) -> String {
+        let ports = connection.ports.map { address -> String in
+            let app = graph.apps[address.app]
+            let spec = connection.isMIDI ? app.layout.midiInputs[address.port]
+                : connection.direction == .toExternal ? app.layout.outputs[address.port] : app.layout.inputs[address.port]
+            return "\(app.id):\(spec.name)"
+        }.joined(separator: ",")
+        return connection.direction == .toExternal ? "\(ports) -> \(connection.endpoint)" : "\(connection.endpoint) -> \(ports)"
+    }
+
+    var json: ControlJSON {
+        func list(_ items: [String]) -> ControlJSON { .array(items.map(ControlJSON.string)) }
+        return .object([
+            ("appsAdded", list(appsAdded)), ("appsRemoved", list(appsRemoved)), ("appsChanged", list(appsChanged)),
+            ("connectionsAdded", list(connectionsAdded)), ("connectionsRemoved", list(connectionsRemoved)),
+            ("jackConnectionsAdded", list(jackConnectionsAdded)), ("jackConnectionsRemoved", list(jackConnectionsRemoved)),
+        ])
+    }
+}

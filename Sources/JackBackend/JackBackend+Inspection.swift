@@ -1,0 +1,66 @@
+import AudioGraph
+import CJack
+
+/// What `iaa status`, `iaa ports` and `iaa top` read from JACK. Control side only.
+extension JackBackend {
+    /// One of our ports as `jack_lsp` would show it.
+    public struct PortInfo: Sendable {
+        public let name: String
+        public let appID: String
+        public let portName: String
+        public let type: String
+        public let isInput: Bool
+        public let connections: [String]
+        public let latency: ClosedRange<Int>
+    }
+
+    /// Our registered ports, in registration order, with their connections and latency.
+    public func ports() -> [PortInfo] {
+        guard let plan = currentPlan else { return [] }
+        return plan.externalPorts.compactMap { port in
+            guard let handle = jack_port_by_name(clientHandle, fullName(port.shortName)) else { return nil }
+            var connections: [String] = []
+            if let list = jack_port_get_all_connections(clientHandle, handle) {
+                var cursor = list
+                while let name = cursor.pointee {
+                    connections.append(String(cString: name))
+                    cursor += 1
+                }
+                jack_free(UnsafeMutableRawPointer(mutating: list))
+            }
+            var range = jack_latency_range_t()
+            jack_port_get_latency_range(handle, port.direction == .input ? JackCaptureLatency : JackPlaybackLatency, &range)
+            return PortInfo(name: fullName(port.shortName), appID: port.appID, portName: port.portName,
+                            type: String(cString: jack_port_type(handle)), isInput: port.direction == .input,
+                            connections: connections, latency: Int(range.min)...Int(max(range.min, range.max)))
+        }
+    }
+
+    /// JACK's DSP load, in percent.
+    public var dspLoad: Double { Double(jack_cpu_load(clientHandle)) }
+
+    /// Cycles whose processing overran the period (xruns iaa caused).
+    public var ourXrunCount: Int64 { cycleState.overruns.load(ordering: .relaxed) }
+
+    /// The last cycle's processing time, and the longest since the previous call, in seconds.
+    public func takeBusyTimes() -> (last: Double, maximum: Double) {
+        let last = cycleState.lastBusyMicroseconds.load(ordering: .relaxed)
+        let maximum = cycleState.maximumBusyMicroseconds.exchange(0, ordering: .relaxed)
+        return (Double(last) / 1e6, Double(maximum) / 1e6)
+    }
+
+    /// Asks JACK for another buffer size (an app's preferred I/O buffer duration).
+    public func requestBufferSize(_ frames: Int) -> Bool {
+        jack_set_buffer_size(clientHandle, jack_nframes_t(frames)) == 0
+    }
+
+    /// Disconnects two JACK ports by full name.
+    public func disconnect(_ source: String, _ destination: String) -> Bool {
+        jack_disconnect(clientHandle, source, destination) == 0
+    }
+
+    /// The JACK transport's state, for `status`.
+    public var transportRolling: Bool {
+        jack_transport_query(clientHandle, nil) == JackTransportRolling
+    }
+}

@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "OfflineBackendTests", dependencies: ["OfflineBackend", "Nodes", "AudioGraph", "AudioFiles", "SignalAnalysis"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "AudioFiles", "SignalAnalysis"]),
         // Runs the built `iaa` against the private JACK server that tools/test starts.
-        .testTarget(name: "JackIntegrationTests", dependencies: ["AudioFiles", "SignalAnalysis"]),
+        .testTarget(name: "JackIntegrationTests", dependencies: ["AudioFiles", "SignalAnalysis", "ControlSocket"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,6 +26,9 @@ public class NodeSlot {
     /// False when the app may not hear outside (JACK) input: a session that cannot record, or
     /// lacks the `microphone` grant, records silence.
     let hearsOutsideInput = Atomic<Bool>(true)
+    /// Set by the audio thread when the node wrote NaN or infinity: it stays muted (its process
+    /// is not called) until the control side re-enables it.
+    let faulted = Atomic<Bool>(false)
     /// Where the node's remote transport requests land (play, stop, toggle record).
     let transportRequest: UnsafeMutablePointer<Atomic<UInt8>>
 
@@ -85,6 +88,30 @@ public class NodeSlot {
     public func startPolicyGain(at gain: Float) {
         setPolicyGain(gain)
         policyGain = ParameterSmoother(value: gain, rampFrames: policyGain.rampFrames)
+    }
+
+    /// True when the node was muted for writing NaN or infinity.
+    public var isFaulted: Bool { faulted.load(ordering: .acquiring) }
+
+    /// Lets a muted node run again (`iaa enable APP`); its state is reset first.
+    public func clearFault() {
+        anyNode.reset()
+        faulted.store(false, ordering: .releasing)
+    }
+
+    /// Mutes the node if any output frame is NaN or infinite: `x - x` is 0 for every finite
+    /// sample and NaN otherwise, so one vectorizable sum per output finds it.
+    /// - Realtime: safe.
+    @inline(__always) final func guardOutputs(_ outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int,
+                                              frames: Int) {
+        var check: Float = 0
+        for index in 0..<outputCount {
+            let out = outputs[index]
+            for frame in 0..<frames { check += out[frame] - out[frame] }
+        }
+        guard check != 0 else { return }
+        faulted.store(true, ordering: .releasing)
+        for index in 0..<outputCount { outputs[index].update(repeating: 0, count: frames) }
     }
 
     /// Takes the node's pending transport request, if any (control side).
@@ -164,8 +191,8 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
     override func run(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
                       outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
         let gain = advancePolicyGain(context.frames)
-        if gain.isSteady && gain.end == 0 && suspended.load(ordering: .relaxed) {
-            // Suspended and faded out: the node is not called, its outputs are silent.
+        if (gain.isSteady && gain.end == 0 && suspended.load(ordering: .relaxed)) || faulted.load(ordering: .relaxed) {
+            // Suspended and faded out, or muted for a fault: the node is not called, its outputs are silent.
             for index in 0..<outputCount { outputs[index].update(repeating: 0, count: context.frames) }
             return
         }
@@ -176,6 +203,7 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
             outputs: AudioOutputs(base: outputs, count: outputCount, frames: context.frames),
             parameters: ParameterRamps(base: ramps, count: parameterCount), midi: midi,
             transport: context.transport, transportRequests: TransportRequestCell(cell: UnsafePointer(transportRequest))))
+        guardOutputs(outputs, outputCount: outputCount, frames: context.frames)
         applyPolicyGain(gain, outputs: outputs, outputCount: outputCount, frames: context.frames)
     }
 }

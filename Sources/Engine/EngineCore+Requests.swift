@@ -21,6 +21,9 @@ extension EngineCore {
             case "session.preferredBuffer": return try preferredBuffer(request)
             case "remote": return try remote(request)
             case "apply": return try apply(request)
+            case "enable":
+                let id = try app(request).app.id
+                return .result(.object([("app", .string(id)), ("enabled", .bool(enable(id)))]))
             case "events": return .stream(topic: "events", initial: .object([("stream", .string("events"))]))
             case "top": return .stream(topic: "top", initial: .object([("stream", .string("top"))]))
             default:

@@ -35,6 +35,7 @@ extension EngineCore {
             ("component", app.component.map { .string($0.codes) } ?? .null),
             ("hosts", .array(hosts.map(JSONValue.string))),
             ("gain", .number(Double(backend.currentPlan?.slot(for: app.id)?.policyGainTargetValue ?? 1))),
+            ("muted", .bool(backend.currentPlan?.slot(for: app.id)?.isFaulted ?? false)),
             ("session", session),
         ])
     }

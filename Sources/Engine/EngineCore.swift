@@ -22,6 +22,8 @@ final class EngineCore: @unchecked Sendable {
     private var ownConnections: Set<[String]> = []
     /// Whether any of our outputs reaches something outside (a route, in Apple's terms).
     private var routeAvailable = true
+    /// Apps already reported as muted for writing NaN or infinity.
+    private var faultsReported: Set<String> = []
     /// JACK's buffer size as last seen (JACK also calls its callback once at activation).
     private var bufferSize: Int
 
@@ -93,6 +95,14 @@ final class EngineCore: @unchecked Sendable {
         }
         backend.collectRetiredPlans()
         guard let plan = backend.currentPlan else { return }
+        for app in plan.slotAppIDs where plan.slot(for: app)?.isFaulted == true && !faultsReported.contains(app) {
+            faultsReported.insert(app)
+            server?.publish(JSONValue.object([("t", .number(time)), ("event", .object([
+                ("app", .string(app)), ("name", .string("muted")),
+                ("reason", .string("its output held NaN or infinity; re-enable it with `iaa enable \(app)`")),
+            ]))]), topic: "events")
+            StandardError.write("iaa: warning: app \"\(app)\" wrote NaN or infinity and is muted; `iaa enable \(app)` re-enables it")
+        }
         for app in plan.slotAppIDs {
             switch plan.slot(for: app)?.takeTransportRequest() ?? .none {
             case .play: backend.startTransport()
@@ -137,6 +147,14 @@ final class EngineCore: @unchecked Sendable {
         guard frames > builder.instances.maximumFrames else { return }
         builder = PlanBuilder(sampleRate: backend.sampleRate, maximumFrames: frames, gainRampSeconds: graph.policy.rampSeconds)
         _ = try? install(graph, sameSessions: true)
+    }
+
+    /// Re-enables an app muted for a fault.
+    func enable(_ app: String) -> Bool {
+        guard let slot = backend.currentPlan?.slot(for: app), slot.isFaulted else { return false }
+        slot.clearFault()
+        faultsReported.remove(app)
+        return true
     }
 
     /// Remembers a connection the engine asked for, so its notification is attributed to iaa.

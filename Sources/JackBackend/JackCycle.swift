@@ -35,6 +35,7 @@ final class JackCycle: @unchecked Sendable {
     /// - Realtime: safe.
     func process(frames: Int) {
         let started = jack_get_time()
+        CJack_flush_denormals()
         probe.begin()
         let context = RenderContext(frames: frames, sampleTime: sampleTime, transport: queryTransport())
         _ = exchange.withCurrentPlan(context) { plan in

@@ -9,12 +9,12 @@ final class EngineProcess {
     /// Starts `iaa run GRAPH -n CLIENT` and returns once the engine says it is running (ports,
     /// metadata and connections are in place by then) and JACK lists its ports.
     init(graph: String, client: String, binary: String = JackHarness.debugBinary,
-         environment: [String: String] = [:]) throws {
+         environment: [String: String] = [:], arguments: [String] = []) throws {
         self.client = client
         stderrFile = FileManager.default.temporaryDirectory.appendingPathComponent("iaa-\(client)-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["run", graph, "-n", client]
+        process.arguments = ["run", graph, "-n", client] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: stderrFile)

@@ -1,0 +1,54 @@
+import AudioGraph
+import NodeKit
+import OfflineBackend
+import SignalAnalysis
+import Testing
+
+/// A node that writes NaN is muted within the cycle and stays muted until re-enabled.
+@Suite("Fault guard")
+struct FaultGuardTests {
+    /// Writes 0.5 until told to fail, then NaN (and infinity) forever.
+    final class Faulty: AudioNode {
+        nonisolated(unsafe) static var failFromCycle = 3
+        var cycle = 0
+        func process(_ context: ProcessContext) {
+            let value: Float = cycle >= Self.failFromCycle ? (cycle % 2 == 0 ? .nan : .infinity) : 0.5
+            for frame in 0..<context.frames { context.outputs[0][frame] = frame == 7 ? value : 0.5 }
+            cycle += 1
+        }
+        func reset() { cycle = 0; Self.failFromCycle = Int.max }
+    }
+
+    static let faultyType = NodeType(
+        id: "test:faulty", displayName: "Faulty", summary: "Writes NaN on purpose.",
+        layout: { _ in NodeLayout(inputs: [], outputs: [.output("out")]) }, make: { _ in Faulty() })
+
+    @Test("a node writing NaN or infinity is muted in that very cycle, stays muted, and runs again when enabled")
+    func nanIsMuted() throws {
+        Faulty.failFromCycle = 3
+        var registry = NodeRegistry([Self.faultyType])
+        registry.register(Self.faultyType)
+        let loaded = GraphFile.load(text: """
+            {"format": "iaa-graph/1", "name": "f", "apps": [{"id": "bad", "plugin": "test:faulty"}]}
+            """, file: "f.json", registry: registry)
+        let graph = try #require(loaded.graph, "\(loaded.diagnostics)")
+        let instances = NodeInstances(sampleRate: 48_000, maximumFrames: 64)
+        let plan = PlanCompiler.compile(graph, slots: try instances.slots(for: graph), sampleRate: 48_000,
+                                        maximumFrames: 64, generation: 1)
+        let backend = OfflineBackend(sampleRate: 48_000, blockSize: 64)
+        backend.install(plan)
+        let output = try #require(plan.outputBuffer(app: "bad", port: "out"))
+        for cycle in 0..<8 {
+            backend.renderCycle(frames: 64)
+            let samples = Array(UnsafeBufferPointer(start: output, count: 64))
+            #expect(samples.allSatisfy(\.isFinite), "cycle \(cycle) let a non-finite sample through")
+            if cycle < 3 { #expect(samples.allSatisfy { $0 == 0.5 }) } else { #expect(SignalAnalysis.isExactlySilent(samples)) }
+        }
+        let slot = try #require(plan.slot(for: "bad"))
+        #expect(slot.isFaulted)
+        slot.clearFault()
+        backend.renderCycle(frames: 64)
+        #expect(!slot.isFaulted)
+        #expect(UnsafeBufferPointer(start: output, count: 64).allSatisfy { $0 == 0.5 })
+    }
+}

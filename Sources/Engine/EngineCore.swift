@@ -9,7 +9,7 @@ import JackBackend
 /// notifications all go through it, so no lock is needed and the audio thread is never waited on.
 final class EngineCore: @unchecked Sendable {
     let queue = DispatchQueue(label: "iaa.control")
-    let backend: JackBackend
+    private(set) var backend: JackBackend
     private(set) var builder: PlanBuilder
     private(set) var sessions: SessionController
     /// The graph file as last applied (for `dump --graph`, which also reflects live changes).
@@ -22,6 +22,10 @@ final class EngineCore: @unchecked Sendable {
     private var ownConnections: Set<[String]> = []
     /// Whether any of our outputs reaches something outside (a route, in Apple's terms).
     private var routeAvailable = true
+    /// Every JACK connection to our ports now, whoever made it: what a server restart re-makes.
+    private(set) var liveConnections: Set<[String]> = []
+    /// Clients of a dead server whose close did not return in time (a known libjack hang).
+    private var abandoned: [JackBackend] = []
     /// Apps already reported as muted for writing NaN or infinity.
     private var faultsReported: Set<String> = []
     /// JACK's buffer size as last seen (JACK also calls its callback once at activation).
@@ -125,6 +129,7 @@ final class EngineCore: @unchecked Sendable {
     /// patchbay): an event, and a route change when our outputs lost or regained their last one.
     func connectionChanged(source: String, destination: String, connected: Bool) {
         let ours = ownConnections.remove([source, destination]) != nil
+        if connected { liveConnections.insert([source, destination]) } else { liveConnections.remove([source, destination]) }
         server?.publish(JSONValue.object([
             ("t", .number(now)),
             ("connection", .object([("from", .string(source)), ("to", .string(destination)), ("connected", .bool(connected)),
@@ -155,6 +160,54 @@ final class EngineCore: @unchecked Sendable {
         slot.clearFault()
         faultsReported.remove(app)
         return true
+    }
+
+    /// Wires JACK's notifications for `backend` to this queue. Before the backend is activated.
+    func adopt(_ backend: JackBackend) {
+        backend.onConnectionChange = { [self] source, destination, connected in
+            queue.async { self.connectionChanged(source: source, destination: destination, connected: connected) }
+        }
+        backend.onBufferSizeChange = { [self] frames in queue.async { self.bufferSizeChanged(to: frames) } }
+    }
+
+    /// The JACK server went away: every app hears `mediaServicesWereLost`. The dead client is
+    /// abandoned, not closed: `jack_client_close` after a server's death can hang (a known libjack
+    /// issue) while holding libjack's process-wide lock, which then blocks opening a new client.
+    /// Graph and sessions are kept.
+    func serverLost() {
+        publish(graph.apps.filter { $0.session != nil }.map { SessionEvent(app: $0.id, kind: .mediaServicesWereLost, time: now) })
+        backend.abandon()
+        abandoned.append(backend)
+    }
+
+    /// A server is back: the same ports are registered on `newBackend`, every connection there
+    /// was is made again (the graph's and those made by hand), and apps hear `mediaServicesWereReset`.
+    func serverBack(_ newBackend: JackBackend) throws {
+        adopt(newBackend)
+        if newBackend.sampleRate != builder.instances.sampleRate || newBackend.maximumFrames > builder.instances.maximumFrames {
+            builder = PlanBuilder(sampleRate: newBackend.sampleRate, maximumFrames: newBackend.maximumFrames,
+                                  gainRampSeconds: graph.policy.rampSeconds)
+        }
+        let plan = try builder.plan(for: graph)
+        sessions.attach(plan, initial: false)
+        try newBackend.install(plan)
+        newBackend.setDefaultTempo(graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar)
+        if graph.transport.timebaseMaster {
+            newBackend.becomeTimebaseMaster(tempo: graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar)
+        }
+        try newBackend.activate()
+        backend = newBackend
+        bufferSize = newBackend.maximumFrames
+        let remembered = liveConnections
+        liveConnections = []
+        for warning in connectExternals(graph.externalConnections) { StandardError.write("iaa: warning: \(warning)") }
+        for pair in remembered {
+            noteOwnConnection(pair[0], pair[1])
+            if case .failed(let why) = newBackend.connect(pair[0], pair[1]).result {
+                StandardError.write("iaa: warning: cannot restore \(pair[0]) -> \(pair[1]): \(why)")
+            }
+        }
+        publish(graph.apps.filter { $0.session != nil }.map { SessionEvent(app: $0.id, kind: .mediaServicesWereReset, time: now) })
     }
 
     /// Remembers a connection the engine asked for, so its notification is attributed to iaa.

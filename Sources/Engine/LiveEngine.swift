@@ -60,10 +60,7 @@ public struct LiveEngine {
         let core: EngineCore
         do {
             core = try EngineCore(graph: graph, description: description, backend: backend, serverName: serverName)
-            backend.onConnectionChange = { [core] source, destination, connected in
-                core.queue.async { core.connectionChanged(source: source, destination: destination, connected: connected) }
-            }
-            backend.onBufferSizeChange = { [core] frames in core.queue.async { core.bufferSizeChanged(to: frames) } }
+            core.adopt(backend)
             let startEvents = try core.startUp()
             if graph.transport.timebaseMaster {
                 if !backend.becomeTimebaseMaster(tempo: graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar) {
@@ -92,12 +89,19 @@ public struct LiveEngine {
         let portCount = graph.apps.reduce(0) { $0 + $1.layout.inputs.count + $1.layout.outputs.count + $1.layout.midiInputs.count }
         StandardError.write("iaa: running '\(graph.name)' as JACK client '\(backend.clientName)' on server '\(serverName ?? "default")' (\(Int(backend.sampleRate)) Hz, \(backend.maximumFrames) frames, \(graph.apps.count) apps, \(portCount) ports); stop with Ctrl-C")
 
-        let reason = waitForStop(core, signals: stopSignals)
-        StandardError.write("iaa: \(reason); \(backend.cycleCount) cycles, \(backend.xrunCount) xruns reported by JACK (\(backend.ourXrunCount) caused by iaa)")
-        if let counts = backend.probeCounts {
-            StandardError.write("iaa: rt-probe: \(counts.mallocs) mallocs, \(counts.retains) retains on the audio thread in \(backend.cycleCount) cycles")
+        let reason = waitForStop(core, signals: stopSignals) {
+            // Reopen under the same name; restart the server only if iaa started the first one.
+            if let started = launcher, !started.process.isRunning {
+                launcher = try? JackServerLauncher.startDummy(serverName: nil)
+            }
+            return try? Self.open(clientName, serverName: serverName, probe: probe).get()
         }
-        return backend.serverWasShutDown ? EngineError.Code.jackUnreachable.exitCode : 0
+        let current = core.queue.sync { core.backend }
+        StandardError.write("iaa: \(reason); \(current.cycleCount) cycles, \(current.xrunCount) xruns reported by JACK (\(current.ourXrunCount) caused by iaa)")
+        if let counts = current.probeCounts {
+            StandardError.write("iaa: rt-probe: \(counts.mallocs) mallocs, \(counts.retains) retains on the audio thread in \(current.cycleCount) cycles")
+        }
+        return 0
     }
 
     /// Opens the client; when no server runs and none was named, starts a dummy-driver server first.
@@ -125,7 +129,8 @@ public struct LiveEngine {
 
     /// Waits for SIGINT/SIGTERM or a server shutdown, ticking the control queue meanwhile
     /// (session clock, transport requests, retired plans) and feeding `iaa top` once a second.
-    private func waitForStop(_ core: EngineCore, signals: sigset_t) -> String {
+    /// When the server goes away, `reopen` is tried every 200 ms until a server answers.
+    private func waitForStop(_ core: EngineCore, signals: sigset_t, reopen: () -> JackBackend?) -> String {
         var signals = signals
         var timeout = timespec(tv_sec: 0, tv_nsec: 100_000_000)
         var ticks = 0
@@ -133,7 +138,24 @@ public struct LiveEngine {
             let signal = sigtimedwait(&signals, nil, &timeout)
             if signal == SIGINT { return "stopping on SIGINT" }
             if signal == SIGTERM { return "stopping on SIGTERM" }
-            if core.backend.serverWasShutDown { return "the JACK server shut down" }
+            if core.queue.sync(execute: { core.backend.serverWasShutDown }) {
+                StandardError.write("iaa: the JACK server went away; waiting for it to come back")
+                core.queue.sync { core.serverLost() }
+                var restored = false
+                while !restored {
+                    var wait = timespec(tv_sec: 0, tv_nsec: 200_000_000)
+                    let signal = sigtimedwait(&signals, nil, &wait)
+                    if signal == SIGINT || signal == SIGTERM { return "stopping while the JACK server is away" }
+                    guard let backend = reopen() else { continue }
+                    do {
+                        try core.queue.sync { try core.serverBack(backend) }
+                        restored = true
+                        StandardError.write("iaa: the JACK server is back; ports and connections restored")
+                    } catch {
+                        StandardError.write("iaa: warning: the JACK server came back but restoring failed: \(error)")
+                    }
+                }
+            }
             core.queue.sync { core.tick() }
             ticks += 1
             if ticks % 10 == 0 { core.queue.sync { core.publishTop() } }

@@ -10,7 +10,7 @@ import Glibc
 ///
 /// The only code in the project that calls libjack. Control-side methods must be called from one
 /// thread (the engine's); the process callback touches only `JackCycle`.
-public final class JackBackend: AudioBackend {
+public final class JackBackend: AudioBackend, @unchecked Sendable {
     public let clientName: String
     public let serverName: String?
     public let sampleRate: Double
@@ -161,6 +161,12 @@ public final class JackBackend: AudioBackend {
         }
         active = true
         for record in records.values { refreshConnectionCount(record.pointee.port) }
+    }
+
+    /// Gives up a client whose server died without calling into libjack again; its memory is
+    /// kept (the dead client's callbacks may still hold it).
+    public func abandon() {
+        closed = true
     }
 
     /// Stops processing, removes our metadata and closes the client (which unregisters every port).

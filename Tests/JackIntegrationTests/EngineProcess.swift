@@ -21,7 +21,8 @@ final class EngineProcess {
         try process.run()
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
-            if stderr.contains("iaa: running"), try jackPorts().contains(where: { $0.hasPrefix("\(client):") }) { return }
+            if stderr.contains("iaa: running"),
+               try jackPorts(server: environment["JACK_DEFAULT_SERVER"]).contains(where: { $0.hasPrefix("\(client):") }) { return }
             if !process.isRunning { break }
             usleep(50_000)
         }

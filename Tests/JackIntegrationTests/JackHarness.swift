@@ -60,8 +60,8 @@ func runCommand(_ executable: String, _ arguments: [String], environment: [Strin
 }
 
 /// The port names `jack_lsp` lists (with `-c`, connections are indented under their port).
-func jackPorts(_ extra: [String] = []) throws -> [String] {
-    try runCommand("jack_lsp", extra).stdout.split(separator: "\n").map(String.init)
+func jackPorts(_ extra: [String] = [], server: String? = nil) throws -> [String] {
+    try runCommand("jack_lsp", (server.map { ["-s", $0] } ?? []) + extra).stdout.split(separator: "\n").map(String.init)
 }
 
 /// `jack_lsp -c` as a map from port to its connections.

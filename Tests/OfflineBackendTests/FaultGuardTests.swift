@@ -41,7 +41,8 @@ struct FaultGuardTests {
         for cycle in 0..<8 {
             backend.renderCycle(frames: 64)
             let samples = Array(UnsafeBufferPointer(start: output, count: 64))
-            #expect(samples.allSatisfy(\.isFinite), "cycle \(cycle) let a non-finite sample through")
+            let finite = samples.allSatisfy { $0.isFinite }
+            #expect(finite, "cycle \(cycle) let a non-finite sample through")
             if cycle < 3 { #expect(samples.allSatisfy { $0 == 0.5 }) } else { #expect(SignalAnalysis.isExactlySilent(samples)) }
         }
         let slot = try #require(plan.slot(for: "bad"))
@@ -49,6 +50,7 @@ struct FaultGuardTests {
         slot.clearFault()
         backend.renderCycle(frames: 64)
         #expect(!slot.isFaulted)
-        #expect(UnsafeBufferPointer(start: output, count: 64).allSatisfy { $0 == 0.5 })
+        let recovered = UnsafeBufferPointer(start: output, count: 64).allSatisfy { $0 == 0.5 }
+        #expect(recovered)
     }
 }

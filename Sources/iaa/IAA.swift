@@ -11,5 +11,8 @@ struct IAA: ParsableCommand {
             JACK client, validates them and renders them offline.
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Validate.self, Render.self, ListNodes.self, Plugins.self, PluginCommand.self])
+        subcommands: [Run.self, Validate.self, Render.self, ListNodes.self, Plugins.self, PluginCommand.self,
+                      Status.self, Ports.self, Dump.self, GetParameter.self, GraphPicture.self, Events.self, Top.self,
+                      Connect.self, Disconnect.self, SetParameter.self, Apply.self,
+                      Session.self, AppLifecycle.self, Device.self, Interrupt.self, Remote.self])
 }

@@ -63,12 +63,12 @@ public enum GraphGenerator {
         var apps: [String] = [], connections: [String] = []
         for index in 0..<sources {
             let v = voice(index)
-            apps.append(#"{ "id": "source\#(index)", "role": "node", "plugin": "builtin:oscillator", "params": { "frequency": \#(v.frequency), "amplitude": 0.1 } }"#)
+            apps.append(#"{ "id": "source\#(index)", "role": "app", "plugin": "builtin:oscillator", "params": { "frequency": \#(v.frequency), "amplitude": 0.1 } }"#)
         }
         for mixer in 0..<mixers {
             apps.append(#"{ "id": "bus\#(mixer)", "plugin": "builtin:mixer", "params": { "inputs": \#(mixerFanIn), "gain": 0.5 } }"#)
         }
-        apps.append(#"{ "id": "master", "role": "host", "plugin": "builtin:mixer", "params": { "inputs": \#(mixers) } }"#)
+        apps.append(#"{ "id": "master", "role": "app", "plugin": "builtin:mixer", "params": { "inputs": \#(mixers) } }"#)
         for index in 0..<sources {
             for k in 0..<fanOut {
                 let mixer = (index + k * (mixers / fanOut)) % mixers

@@ -1,0 +1,94 @@
+import ArgumentParser
+import ControlSocket
+import Foundation
+
+/// `iaa apply GRAPH [--dry-run]`: swaps the running graph for a new one, keeping unchanged apps' state.
+struct Apply: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Validate a graph file, diff it against the running graph and swap it in atomically.",
+        discussion: """
+            Prints the diff (`+` added, `-` removed, `~` changed apps and connections). Unchanged apps \
+            keep their state (oscillator phase, parameters, sessions). An invalid graph changes nothing: \
+            its diagnostics are printed as `iaa validate` prints them and the exit status is 1.
+            """)
+
+    @OptionGroup var engine: EngineOptions
+
+    @Argument(help: "The new graph file.", completion: .file(extensions: ["json"]))
+    var graph: String
+
+    @Flag(help: "Print the diff without changing anything.")
+    var dryRun = false
+
+    @Flag(help: "Print the reply document as JSON.")
+    var json = false
+
+    func run() throws {
+        let text: String
+        do {
+            text = try String(contentsOfFile: graph, encoding: .utf8)
+        } catch {
+            Output.error("cannot read \(graph): \(Self.reason(error))")
+            throw ExitCode(1)
+        }
+        let client = try engine.connect()
+        let params: ControlJSON = ["text": .string(text), "file": .string(graph), "dryRun": .bool(dryRun)]
+        switch try client.attempt("apply", params) {
+        case .failure(let error) where error.code == "invalidGraph":
+            // The message already holds every diagnostic in compiler form, one per line.
+            Output.diagnostic(error.message)
+            throw ExitCode(1)
+        case .failure(let error):
+            throw Failure.report(error)
+        case .success(let result):
+            if json {
+                Output.line(result.text)
+                return
+            }
+            let lines = DiffText.lines(result["diff"] ?? .object([]))
+            lines.forEach(Output.line)
+            let applied = result["applied"]?.boolValue ?? false
+            if dryRun {
+                Output.line("dry run: nothing changed")
+            } else if applied {
+                Output.line("applied")
+            } else {
+                Output.line(lines.isEmpty ? "unchanged: the running graph is the same" : "not applied")
+            }
+        }
+    }
+
+    private static func reason(_ error: Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        return underlying.map { String(cString: strerror(Int32($0.code))) } ?? error.localizedDescription
+    }
+}
+
+/// The diff of an `apply` reply as lines: `+ app x`, `- app y`, `~ app z`, `+ connection a:out -> b:in`.
+enum DiffText {
+    /// Each diff member, its sign and the noun its lines use, in the order they print.
+    static let members: [(key: String, sign: String, noun: String)] = [
+        ("appsAdded", "+", "app"), ("appsRemoved", "-", "app"), ("appsChanged", "~", "app"),
+        ("connectionsAdded", "+", "connection"), ("connectionsRemoved", "-", "connection"),
+        ("jackConnectionsAdded", "+", "jack connection"), ("jackConnectionsRemoved", "-", "jack connection"),
+    ]
+
+    static func lines(_ diff: ControlJSON) -> [String] {
+        members.flatMap { member in
+            (diff[member.key]?.elements ?? []).map { "\(member.sign) \(member.noun) \(describe($0))" }
+        }
+    }
+
+    /// An id, a `{"from", "to"}` pair, or an app object with an `id` (and what changed in it).
+    static func describe(_ item: ControlJSON) -> String {
+        if let from = item["from"], let to = item["to"] {
+            let gain = item["gain"]?.doubleValue.map { $0 == 1 ? "" : " (gain \(Output.number($0)))" } ?? ""
+            return "\(from.plainText) -> \(to.plainText)\(gain)"
+        }
+        if let id = item["id"] {
+            let changes = item["changes"]?.elements.map(\.plainText) ?? []
+            return changes.isEmpty ? id.plainText : "\(id.plainText) (\(changes.joined(separator: ", ")))"
+        }
+        return item.plainText
+    }
+}

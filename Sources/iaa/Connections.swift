@@ -1,0 +1,64 @@
+import ArgumentParser
+import ControlSocket
+
+/// `iaa connect SRC DST [--gain G]`: a connection inside the graph or to any JACK port.
+struct Connect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Connect two ports.",
+        discussion: """
+            SRC and DST are `APP:PORT` (inside the graph), a full JACK name (`system:playback_1`), a glob \
+            that pairs channels in order (`synth:out_*`), or `@playback` / `@capture`. Prints each \
+            connection made; one that already existed is reported, not refused.
+            """)
+
+    @OptionGroup var engine: EngineOptions
+
+    @Argument(help: "The output port.")
+    var source: String
+
+    @Argument(help: "The input port.")
+    var destination: String
+
+    @Option(parsing: .unconditional, help: "Gain of an internal connection (linear).")
+    var gain: Double?
+
+    func run() throws {
+        var params: [(String, ControlJSON)] = [("from", .string(source)), ("to", .string(destination))]
+        if let gain { params.append(("gain", .number(gain))) }
+        let result = try engine.connect().call("connect", .object(params))
+        for made in result["connected"]?.elements ?? [] {
+            let already = made["already"]?.boolValue ?? false
+            Output.line((already ? "already connected " : "connected ") + ConnectionText.describe(made))
+        }
+    }
+}
+
+/// `iaa disconnect SRC DST`.
+struct Disconnect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Disconnect two ports.",
+        discussion: "Takes the same port forms as connect.")
+
+    @OptionGroup var engine: EngineOptions
+
+    @Argument(help: "The output port.")
+    var source: String
+
+    @Argument(help: "The input port.")
+    var destination: String
+
+    func run() throws {
+        let result = try engine.connect().call("disconnect", ["from": .string(source), "to": .string(destination)])
+        for removed in result["disconnected"]?.elements ?? [] {
+            Output.line("disconnected " + ConnectionText.describe(removed))
+        }
+    }
+}
+
+/// `from -> to`, marked `(JACK)` when it is a JACK connection outside the graph.
+enum ConnectionText {
+    static func describe(_ connection: ControlJSON) -> String {
+        let text = "\(connection["from"]?.plainText ?? "?") -> \(connection["to"]?.plainText ?? "?")"
+        return connection["internal"]?.boolValue == false ? text + " (JACK)" : text
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import ControlSocket
+
+/// `iaa get APP [PARAM]`: parameter values with their ranges, like mod-host's param_get.
+struct GetParameter: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Show an app's parameters: value, range, default and unit.",
+        discussion: "One line per parameter: `name = value  (min…max, default d, unit)`.")
+
+    @OptionGroup var engine: EngineOptions
+
+    @Argument(help: "The app's id.")
+    var app: String
+
+    @Argument(help: "One parameter (all when left out).")
+    var param: String?
+
+    @Flag(help: "Print the reply document as JSON.")
+    var json = false
+
+    func run() throws {
+        var params: [(String, ControlJSON)] = [("app", .string(app))]
+        if let param { params.append(("param", .string(param))) }
+        let result = try engine.connect().call("get", .object(params))
+        if json {
+            Output.line(result.text)
+            return
+        }
+        for parameter in result["parameters"]?.elements ?? [] {
+            Output.line(Self.line(for: parameter))
+        }
+    }
+
+    /// `frequency = 440  (20…20000, default 440, Hz)`.
+    static func line(for parameter: ControlJSON) -> String {
+        let name = parameter["name"]?.plainText ?? "?"
+        let value = parameter["value"]?.plainText ?? "?"
+        var details: [String] = []
+        if let min = parameter["min"], let max = parameter["max"] { details.append("\(min.plainText)…\(max.plainText)") }
+        if let fallback = parameter["default"] { details.append("default \(fallback.plainText)") }
+        if let unit = parameter["unit"]?.stringValue, !unit.isEmpty { details.append(unit) }
+        return details.isEmpty ? "\(name) = \(value)" : "\(name) = \(value)  (\(details.joined(separator: ", ")))"
+    }
+}
+
+/// `iaa set APP PARAM VALUE`: changes one parameter of a running app.
+struct SetParameter: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Set an app's parameter.",
+        usage: "iaa set [--name <name>] [--socket <path>] <app> <param> <value>",
+        discussion: """
+            VALUE is a number in the parameter's unit (`880`, `0.5`), a share of its range (`50%`), or a \
+            gain in decibels (`-6dB`). The engine parses it, so the value set is printed back.
+            """)
+
+    @OptionGroup var engine: EngineOptions
+
+    @Argument(help: "The app's id.")
+    var app: String
+
+    @Argument(help: "The parameter's name.")
+    var param: String
+
+    /// Takes what looks like an option too, so `-6dB` and `-0.5` need no `--` before them.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("0.5, 50% or -6dB.", valueName: "value"))
+    var values: [String] = []
+
+    var value: String { values.first ?? "" }
+
+    func validate() throws {
+        if values.count != 1 { throw ValidationError(values.isEmpty ? "give the VALUE to set" : "give one VALUE, not \(values.count)") }
+    }
+
+    func run() throws {
+        // Sent as a string whatever it looks like: the engine owns the one parser of `%` and `dB`.
+        let result = try engine.connect().call("set", ["app": .string(app), "param": .string(param), "value": .string(value)])
+        let setApp = result["app"]?.plainText ?? app
+        let setParam = result["param"]?.plainText ?? param
+        Output.line("\(setApp) \(setParam) = \(result["value"]?.plainText ?? value)")
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import ControlSocket
+
+/// `iaa ports [-c] [-p] [-t] [-l] [FILTER…]`: the engine's JACK ports, in jack_lsp's layout.
+struct Ports: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the engine's JACK ports with jack_lsp's flags and layout.",
+        discussion: """
+            One full port name per line; each flag adds lines under it, in jack_lsp's order: \
+            connections (indented three spaces), latency, properties and type (indented with a tab). \
+            A port is listed when its name contains every FILTER.
+            """)
+
+    @OptionGroup var engine: EngineOptions
+
+    @Flag(name: [.short, .customLong("connections")], help: "List the connections of each port.")
+    var connections = false
+
+    @Flag(name: [.short, .customLong("properties")], help: "Show the port's direction (input, or output).")
+    var properties = false
+
+    @Flag(name: [.short, .customLong("type")], help: "Show the port's type.")
+    var type = false
+
+    @Flag(name: [.short, .customLong("latency")], help: "Show the port's latency range in frames.")
+    var latency = false
+
+    @Flag(help: "Print the engine's ports document as JSON (filtered when FILTERs are given).")
+    var json = false
+
+    @Argument(help: "Substrings every listed port name must contain.")
+    var filters: [String] = []
+
+    func run() throws {
+        let ports = try engine.connect().call("ports").elements.filter { port in
+            let name = port["name"]?.stringValue ?? ""
+            return filters.allSatisfy { name.contains($0) }
+        }
+        if json {
+            Output.line(ControlJSON.array(ports).text)
+        } else {
+            for port in ports { Output.line(lines(for: port).joined(separator: "\n")) }
+        }
+    }
+
+    /// jack_lsp prints a port's connections, then latency, then properties, then type.
+    func lines(for port: ControlJSON) -> [String] {
+        var lines = [port["name"]?.plainText ?? "?"]
+        let input = port["direction"]?.stringValue == "input"
+        if connections {
+            lines += (port["connections"]?.elements ?? []).map { "   " + $0.plainText }
+        }
+        if latency, let range = port["latency"] {
+            let min = range["min"]?.plainText ?? "0", max = range["max"]?.plainText ?? "0"
+            // JACK's convention: an input's latency is its capture latency, an output's its playback latency.
+            lines.append("\tport \(input ? "capture" : "playback") latency = [ \(min) \(max) ] frames")
+        }
+        if properties {
+            lines.append("\tproperties: " + (input ? "input," : "output,"))
+        }
+        if type {
+            lines.append("\t" + (port["type"]?.plainText ?? "?"))
+        }
+        return lines
+    }
+}

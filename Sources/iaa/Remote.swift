@@ -1,0 +1,23 @@
+import ArgumentParser
+import ControlSocket
+
+/// `iaa remote play|pause|…`: a remote control event, which goes to the Now Playing app.
+struct Remote: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Send a remote control event (headset button, lock screen) to the Now Playing app.")
+
+    /// MPRemoteCommandCenter's transport commands.
+    enum Command: String, ExpressibleByArgument, CaseIterable {
+        case play, pause, togglePlayPause, next, previous
+    }
+
+    @OptionGroup var engine: EngineOptions
+
+    @Argument(help: "play, pause, togglePlayPause, next or previous.")
+    var command: Command
+
+    func run() throws {
+        let result = try engine.connect().call("remote", ["command": .string(command.rawValue)])
+        Output.line("\(command.rawValue) → \(result["app"]?.plainText ?? "?")")
+    }
+}

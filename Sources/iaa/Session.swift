@@ -1,0 +1,89 @@
+import ArgumentParser
+import ControlSocket
+
+/// `iaa session APP set|activate|deactivate`: an app's AVAudioSession calls, made live.
+struct Session: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Set an app's session category, activate or deactivate its session.",
+        usage: """
+            iaa session <app> set --category <category> [--mode <mode>] [--options <a,b>] [--preferred-buffer <frames>]
+            iaa session <app> activate
+            iaa session <app> deactivate [--notify-others]
+            """,
+        discussion: """
+            Refusals carry AVAudioSession's names and four-character codes, e.g. \
+            `error[cannotInterruptOthers]: ('!int') …`. Events the action caused are printed one per line.
+            """)
+
+    /// What to do with the session.
+    enum Action: String, ExpressibleByArgument, CaseIterable {
+        case set, activate, deactivate
+    }
+
+    @OptionGroup var engine: EngineOptions
+
+    @Argument(help: "The app's id.")
+    var app: String
+
+    @Argument(help: "set, activate or deactivate.")
+    var action: Action
+
+    @Option(help: "The session category (set).",
+            completion: .list(["ambient", "soloAmbient", "playback", "record", "playAndRecord", "multiRoute"]))
+    var category: String?
+
+    @Option(help: "The session mode (set).",
+            completion: .list(["default", "voiceChat", "videoChat", "gameChat", "videoRecording", "measurement",
+                               "moviePlayback", "spokenAudio", "voicePrompt"]))
+    var mode: String?
+
+    @Option(help: ArgumentHelp("Category options, comma-separated (set): mixWithOthers,duckOthers,…", valueName: "a,b"))
+    var options: String?
+
+    @Option(help: ArgumentHelp("Ask JACK for this buffer size (set).", valueName: "frames"))
+    var preferredBuffer: Int?
+
+    @Flag(help: "Tell interrupted apps they may resume (deactivate).")
+    var notifyOthers = false
+
+    func validate() throws {
+        let setOnly = category != nil || mode != nil || options != nil || preferredBuffer != nil
+        switch action {
+        case .set:
+            if category == nil && preferredBuffer == nil { throw ValidationError("session set needs --category (or --preferred-buffer)") }
+            if category == nil && (mode != nil || options != nil) { throw ValidationError("--mode and --options go with --category") }
+            if let preferredBuffer, preferredBuffer <= 0 { throw ValidationError("--preferred-buffer takes a positive number of frames") }
+            if notifyOthers { throw ValidationError("--notify-others goes with deactivate") }
+        case .activate:
+            if setOnly || notifyOthers { throw ValidationError("session activate takes no options") }
+        case .deactivate:
+            if setOnly { throw ValidationError("session deactivate takes only --notify-others") }
+        }
+    }
+
+    func run() throws {
+        let client = try engine.connect()
+        switch action {
+        case .set:
+            if let category {
+                var params: [(String, ControlJSON)] = [("app", .string(app)), ("category", .string(category))]
+                if let mode { params.append(("mode", .string(mode))) }
+                if let options {
+                    let names = options.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty }
+                    params.append(("options", .array(names.map { .string($0) })))
+                }
+                OutcomeReport.print(try client.call("session.setCategory", .object(params)))
+            }
+            if let preferredBuffer {
+                let result = try client.call("session.preferredBuffer", ["app": .string(app), "frames": .number(Double(preferredBuffer))])
+                Output.line("buffer size: \(result["bufferSize"]?.plainText ?? "?") frames")
+            }
+        case .activate:
+            OutcomeReport.print(try client.call("session.activate", ["app": .string(app)]))
+        case .deactivate:
+            var params: [(String, ControlJSON)] = [("app", .string(app))]
+            if notifyOthers { params.append(("notifyOthers", true)) }
+            OutcomeReport.print(try client.call("session.deactivate", .object(params)))
+        }
+    }
+}

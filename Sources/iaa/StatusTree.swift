@@ -1,0 +1,135 @@
+import ControlSocket
+
+/// Lays out a `status` result as the tree in CONVENTIONS.md:
+/// ```
+/// iaa 'studio' [jack 'default' 48000 Hz / 256, dsp 3.1 %, xruns 0 (ours 0)]
+///  ├─ Hosts:
+///  │  *  1. daw      playAndRecord [mixWithOthers]        active   gain 1.00
+///  ├─ Nodes:
+///  │     2. synth    instrument auri/poly/demo → daw       active
+///  ├─ Apps:
+///  │     5. music    playback [mixWithOthers]              ducked 0.25
+///  └─ Interruptions: none
+/// ```
+/// Numbers are positions in the engine's app list, so they stay put when a section is empty.
+struct StatusTree {
+    let status: ControlJSON
+
+    /// One app's line before padding.
+    private struct Row {
+        let foreground: Bool
+        let number: Int
+        let id: String
+        let description: String
+        let state: String
+    }
+
+    var text: String {
+        let apps = status["apps"]?.elements ?? []
+        let rows = apps.enumerated().map { Self.row(number: $0.offset + 1, app: $0.element) }
+        let roles = apps.map { $0["role"]?.stringValue ?? "app" }
+        let sections: [(String, [Row])] = [
+            ("Hosts", zip(roles, rows).filter { $0.0 == "host" }.map(\.1)),
+            ("Nodes", zip(roles, rows).filter { $0.0 == "node" }.map(\.1)),
+            ("Apps", zip(roles, rows).filter { $0.0 != "host" && $0.0 != "node" }.map(\.1)),
+        ]
+        let widths = (
+            number: rows.map { String($0.number).count }.max() ?? 1,
+            id: rows.map(\.id.count).max() ?? 0,
+            description: rows.map(\.description.count).max() ?? 0)
+        var lines = [header]
+        for (title, members) in sections {
+            lines.append(" ├─ " + Output.styled(title + ":", .bold))
+            for row in members {
+                let marker = row.foreground ? Output.styled("*", .green) : " "
+                let number = String(repeating: " ", count: widths.number - String(row.number).count) + "\(row.number)."
+                let line = " │  \(marker)  \(number) \(pad(row.id, widths.id))  \(pad(row.description, widths.description))  \(row.state)"
+                lines.append(trimmed(line))
+            }
+        }
+        if let transport = transportLine { lines.append(" ├─ " + Output.styled("Transport:", .bold) + " " + transport) }
+        lines += interruptionLines(apps: apps)
+        return lines.joined(separator: "\n")
+    }
+
+    /// `iaa 'GRAPH' [jack 'SERVER' RATE Hz / BUFFER, dsp LOAD %, xruns N (ours M)]`.
+    private var header: String {
+        let jack = status["jack"] ?? .object([])
+        let graph = status["graph"]?.plainText ?? "?"
+        let server = jack["server"]?.plainText ?? "default"
+        let rate = jack["sampleRate"]?.plainText ?? "?"
+        let buffer = jack["bufferSize"]?.plainText ?? "?"
+        let load = jack["dspLoad"]?.doubleValue.map { Output.fixed($0, decimals: 1) } ?? "?"
+        let xruns = jack["xruns"]?.plainText ?? "?"
+        let ours = jack["ourXruns"]?.plainText ?? "?"
+        return Output.styled("iaa '\(graph)'", .bold) + " [jack '\(server)' \(rate) Hz / \(buffer), dsp \(load) %, xruns \(xruns) (ours \(ours))]"
+    }
+
+    private static func row(number: Int, app: ControlJSON) -> Row {
+        let id = app["id"]?.plainText ?? "?"
+        guard let session = app["session"], session.objectValue != nil else {
+            // A node, or a processing app the policy does not manage: what it is and who hosts it.
+            var words = [app["plugin"]?.plainText, app["component"]?.stringValue].compactMap { $0 }
+            let hosts = app["hosts"]?.elements.map(\.plainText) ?? []
+            if !hosts.isEmpty { words.append("→ " + hosts.joined(separator: ", ")) }
+            return Row(foreground: false, number: number, id: id, description: words.joined(separator: " "),
+                       state: "active" + gainText(app["gain"]))
+        }
+        return Row(foreground: session["foreground"]?.boolValue ?? false, number: number, id: id,
+                   description: sessionDescription(app: app, session: session), state: state(app: app, session: session))
+    }
+
+    /// `category[/mode] [options]`, then `→ hosts` for a node that has a session too.
+    private static func sessionDescription(app: ControlJSON, session: ControlJSON) -> String {
+        var text = session["category"]?.plainText ?? "?"
+        if let mode = session["mode"]?.stringValue, mode != "default" { text += "/" + mode }
+        let options = session["options"]?.elements.map(\.plainText) ?? []
+        if !options.isEmpty { text += " [" + options.joined(separator: ",") + "]" }
+        if app["role"]?.stringValue == "node" {
+            if let component = app["component"]?.stringValue { text += " " + component }
+            let hosts = app["hosts"]?.elements.map(\.plainText) ?? []
+            if !hosts.isEmpty { text += " → " + hosts.joined(separator: ", ") }
+        }
+        return text
+    }
+
+    /// The most telling state first: suspended, interrupted, ducked (with its gain), active or inactive.
+    private static func state(app: ControlJSON, session: ControlJSON) -> String {
+        let flag = { (key: String) in session[key]?.boolValue ?? false }
+        let gain = session["gain"] ?? app["gain"]
+        if flag("suspended") { return Output.styled("suspended", .dim) }
+        if flag("interrupted") { return Output.styled("interrupted", .red) }
+        if flag("ducked") { return Output.styled("ducked", .yellow) + " " + (gain?.doubleValue.map { Output.fixed($0, decimals: 2) } ?? "?") }
+        if flag("active") { return Output.styled("active", .green) + gainText(gain) }
+        return "inactive"
+    }
+
+    private static func gainText(_ gain: ControlJSON?) -> String {
+        gain?.doubleValue.map { "   gain " + Output.fixed($0, decimals: 2) } ?? ""
+    }
+
+    /// `playing 120 bpm, bar 3 beat 2`, or nil when the engine reports no transport.
+    private var transportLine: String? {
+        guard let transport = status["transport"], transport.objectValue != nil else { return nil }
+        var words = [(transport["playing"]?.boolValue ?? false) ? "playing" : "stopped"]
+        if let tempo = transport["tempo"]?.doubleValue { words.append(Output.number(tempo) + " bpm") }
+        if let bar = transport["bar"], let beat = transport["beat"] { words.append("bar \(bar.plainText) beat \(beat.plainText)") }
+        return words.joined(separator: ", ")
+    }
+
+    /// `└─ Interruptions: none`, or the interrupted apps under it.
+    private func interruptionLines(apps: [ControlJSON]) -> [String] {
+        let title = " └─ " + Output.styled("Interruptions:", .bold)
+        let interrupted = apps.enumerated().filter { $0.element["session"]?["interrupted"]?.boolValue ?? false }
+        guard (status["interruption"]?.boolValue ?? false) || !interrupted.isEmpty else { return [title + " none"] }
+        return [title] + interrupted.map { "       \($0.offset + 1). \($0.element["id"]?.plainText ?? "?")" }
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+
+    private func trimmed(_ line: String) -> String {
+        String(line.reversed().drop { $0 == " " }.reversed())
+    }
+}

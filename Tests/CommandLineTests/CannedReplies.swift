@@ -1,0 +1,87 @@
+import ControlSocket
+
+/// Protocol-shaped results (PROTOCOL.md, "Methods") for ``CannedEngine``.
+enum CannedReplies {
+    static func session(_ category: String, mode: String = "default", options: [ControlJSON] = [], active: Bool = true,
+                        gain: Double = 1, ducked: Bool = false, foreground: Bool = false) -> ControlJSON {
+        ["category": .string(category), "mode": .string(mode), "options": .array(options), "active": .bool(active),
+         "audible": true, "gain": .number(gain), "ducked": .bool(ducked), "interrupted": false, "suspended": false,
+         "foreground": .bool(foreground), "playing": .bool(active), "otherAudioPlaying": false,
+         "secondaryAudioShouldBeSilencedHint": false]
+    }
+
+    static let apps: ControlJSON = [
+        ["id": "daw", "role": "host", "plugin": "hostMixer", "component": nil, "hosts": [],
+         "session": session("playAndRecord", options: ["mixWithOthers"], foreground: true)],
+        ["id": "synth", "role": "node", "plugin": "polySynth", "component": "auri/poly/demo", "hosts": ["daw"], "session": nil],
+        ["id": "nav", "role": "app", "plugin": "oscillator", "component": nil, "hosts": [],
+         "session": session("playback", mode: "voicePrompt", options: ["duckOthers"])],
+        ["id": "music", "role": "app", "plugin": "oscillator", "component": nil, "hosts": [],
+         "session": session("playback", options: ["mixWithOthers"], gain: 0.25, ducked: true)],
+    ]
+
+    static let status: ControlJSON = [
+        "graph": "studio",
+        "jack": ["server": "default", "client": "iaa", "sampleRate": 48000, "bufferSize": 256, "dspLoad": 3.14,
+                 "xruns": 2, "ourXruns": 0],
+        "transport": ["playing": true, "tempo": 120, "bar": 3, "beat": 2],
+        "apps": apps,
+        "interruption": false,
+    ]
+
+    static let ports: ControlJSON = [
+        ["name": "iaa:synth.out_1", "app": "synth", "port": "out_1", "type": "32 bit float mono audio", "direction": "output",
+         "connections": ["system:playback_1", "iaa:daw.in_1"], "latency": ["min": 256, "max": 512]],
+        ["name": "iaa:daw.in_1", "app": "daw", "port": "in_1", "type": "32 bit float mono audio", "direction": "input",
+         "connections": ["iaa:synth.out_1"], "latency": ["min": 0, "max": 0]],
+        ["name": "iaa:synth.midi_in", "app": "synth", "port": "midi_in", "type": "8 bit raw midi", "direction": "input",
+         "connections": [], "latency": ["min": 0, "max": 0]],
+    ]
+
+    static let dump: ControlJSON = [
+        "graph": "studio", "apps": apps,
+        "connections": [["from": "synth:out_1", "to": "daw:in_1", "gain": 1]],
+        "jackConnections": [["from": "iaa:synth.out_1", "to": "system:playback_1"]],
+        "policy": ["duckLevel": -12], "transport": ["tempo": 120],
+        "device": ["silent": false, "locked": false, "routeAvailable": true],
+    ]
+
+    static func parameters(app: String, param: String?) -> ControlJSON {
+        let all: [ControlJSON] = [
+            ["name": "frequency", "value": 440, "min": 20, "max": 20000, "default": 440, "unit": "Hz"],
+            ["name": "gain", "value": 0.5, "min": 0, "max": 1, "default": 0.8, "unit": ""],
+        ]
+        return ["app": .string(app), "parameters": .array(all.filter { param == nil || $0["name"]?.stringValue == param })]
+    }
+
+    /// An Outcome: an interruption event for `interrupt`, a plain one otherwise, and a warning for `device`.
+    static func outcome(for request: ControlRequest) -> ControlJSON {
+        var events: [ControlJSON] = []
+        if request.method == "interrupt" {
+            events.append(["app": "music", "name": "interruption", "type": "began", "options": [],
+                           "reason": request["reason"] ?? "default"])
+        } else if request.method == "session.activate" {
+            events.append(["app": "music", "name": "duck", "gain": 0.25])
+        }
+        let warnings: [ControlJSON] = request.method == "device" ? ["nav does not obey the Ring/Silent switch"] : []
+        return ["ok": true, "events": .array(events), "warnings": .array(warnings), "sessions": []]
+    }
+
+    static func apply(_ request: ControlRequest) -> ControlReply {
+        if request["text"]?.stringValue?.contains("in_9") == true {
+            let file = request["file"]?.stringValue ?? "?"
+            return .error(code: "invalidGraph", message: """
+                \(file):3:12: error[unknownPort]: /connections/0/to: app "daw" has no input "in_9" (inputs: in_1, in_2)
+                  hint: did you mean "in_1"?
+                """)
+        }
+        let diff: ControlJSON = [
+            "appsAdded": ["echo"], "appsRemoved": ["nav"], "appsChanged": ["music"],
+            "connectionsAdded": [["from": "echo:out", "to": "daw:in_2", "gain": 0.5]],
+            // The engine sends connections as text; objects are accepted too.
+            "connectionsRemoved": ["nav:out -> daw:in_1"],
+            "jackConnectionsAdded": [], "jackConnectionsRemoved": [["from": "iaa:nav.out", "to": "system:playback_1"]],
+        ]
+        return .result(["applied": .bool(request["dryRun"] != .bool(true)), "diff": diff])
+    }
+}

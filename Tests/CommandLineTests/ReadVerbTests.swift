@@ -1,0 +1,99 @@
+import ControlSocket
+import Testing
+
+/// The read verbs against a canned engine: the text layouts people read, and `--json` as it came.
+@Suite("iaa read verbs", .serialized)
+struct ReadVerbTests {
+    @Test("status prints the wpctl-style tree with header, sections, states and gains")
+    func statusTree() throws {
+        let engine = try CannedEngine()
+        let result = try engine.iaa(["status"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == """
+            iaa 'studio' [jack 'default' 48000 Hz / 256, dsp 3.1 %, xruns 2 (ours 0)]
+             ├─ Hosts:
+             │  *  1. daw    playAndRecord [mixWithOthers]      active   gain 1.00
+             ├─ Nodes:
+             │     2. synth  polySynth auri/poly/demo → daw     active
+             ├─ Apps:
+             │     3. nav    playback/voicePrompt [duckOthers]  active   gain 1.00
+             │     4. music  playback [mixWithOthers]           ducked 0.25
+             ├─ Transport: playing, 120 bpm, bar 3 beat 2
+             └─ Interruptions: none
+
+            """)
+        #expect(engine.requests == [.init(method: "status", params: "{}")])
+    }
+
+    @Test("status --json prints the engine's document unchanged, as one line")
+    func statusJSON() throws {
+        let engine = try CannedEngine()
+        let result = try engine.iaa(["status", "--json"])
+        #expect(result.status == 0)
+        #expect(result.stdoutLines.count == 1)
+        #expect(try ControlJSONParser.parse(String(result.stdout.dropLast())) == CannedReplies.status)
+    }
+
+    @Test("ports -c -p -t -l use jack_lsp's layout: connections by 3 spaces, the rest by a tab")
+    func portsLayout() throws {
+        let engine = try CannedEngine()
+        let result = try engine.iaa(["ports", "-c", "-p", "-t", "-l"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == """
+            iaa:synth.out_1
+               system:playback_1
+               iaa:daw.in_1
+            \tport playback latency = [ 256 512 ] frames
+            \tproperties: output,
+            \t32 bit float mono audio
+            iaa:daw.in_1
+               iaa:synth.out_1
+            \tport capture latency = [ 0 0 ] frames
+            \tproperties: input,
+            \t32 bit float mono audio
+            iaa:synth.midi_in
+            \tport capture latency = [ 0 0 ] frames
+            \tproperties: input,
+            \t8 bit raw midi
+
+            """)
+    }
+
+    @Test("ports lists only the names containing every FILTER, as jack_lsp does")
+    func portsFilter() throws {
+        let engine = try CannedEngine()
+        #expect(try engine.iaa(["ports", "synth"]).stdoutLines == ["iaa:synth.out_1", "iaa:synth.midi_in"])
+        #expect(try engine.iaa(["ports", "synth", "out"]).stdoutLines == ["iaa:synth.out_1"])
+        let json = try engine.iaa(["ports", "--json", "daw"])
+        #expect(try ControlJSONParser.parse(String(json.stdout.dropLast())).arrayValue?.count == 1)
+    }
+
+    @Test("get prints `name = value  (min…max, default d, unit)` per parameter and sends the param")
+    func getLines() throws {
+        let engine = try CannedEngine()
+        let all = try engine.iaa(["get", "tone"])
+        #expect(all.status == 0)
+        #expect(all.stdoutLines == ["frequency = 440  (20…20000, default 440, Hz)", "gain = 0.5  (0…1, default 0.8)"])
+        let one = try engine.iaa(["get", "tone", "gain"])
+        #expect(one.stdoutLines == ["gain = 0.5  (0…1, default 0.8)"])
+        #expect(engine.requests.map(\.params) == [#"{"app":"tone"}"#, #"{"app":"tone","param":"gain"}"#])
+    }
+
+    @Test("dump prints JSON; dump --graph prints the graph file's text")
+    func dump() throws {
+        let engine = try CannedEngine()
+        let state = try engine.iaa(["dump"])
+        #expect(try ControlJSONParser.parse(state.stdout) == CannedReplies.dump)
+        let file = try engine.iaa(["dump", "--graph"])
+        #expect(file.stdout == "{\n  \"format\": \"iaa-graph/1\"\n}\n")
+        #expect(engine.requests.map(\.params) == ["{}", #"{"graph":true}"#])
+    }
+
+    @Test("graph --format dot prints the dot text")
+    func graphDot() throws {
+        let engine = try CannedEngine()
+        let result = try engine.iaa(["graph", "--format", "dot"])
+        #expect(result.stdout == "digraph iaa {\n  tone -> daw;\n}\n")
+        #expect(engine.requests == [.init(method: "graph", params: #"{"format":"dot"}"#)])
+    }
+}

@@ -13,6 +13,8 @@ struct JSONTextScanner {
             case comment
             /// `key` repeats in one object; `first` is where it was written before.
             case duplicateKey(key: String, first: SourceLocation)
+            /// Arrays and objects nest deeper than ``maximumDepth``; the scan stops there.
+            case tooDeep
         }
 
         let kind: Kind
@@ -25,6 +27,10 @@ struct JSONTextScanner {
         case object(pointer: String, keys: [String: SourceLocation], currentKey: String?, expectingKey: Bool)
         case array(pointer: String, index: Int)
     }
+
+    /// The deepest nesting of arrays and objects read. The parser recurses once per level, so
+    /// this bounds its stack; graph files nest six levels at most.
+    static let maximumDepth = 512
 
     private let scalars: [Unicode.Scalar]
     private var position = 0
@@ -60,6 +66,10 @@ struct JSONTextScanner {
     private mutating func run() {
         while position < scalars.count {
             let start = here
+            if stack.count > Self.maximumDepth {
+                findings.append(Finding(kind: .tooDeep, location: start, pointer: currentPointer))
+                return
+            }
             switch scalars[position] {
             case "\"":
                 let text = readString()
@@ -164,7 +174,7 @@ struct JSONTextScanner {
         return String(text)
     }
 
-    private static func unescaped(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+    static func unescaped(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
         switch scalar {
         case "n": "\n"
         case "t": "\t"

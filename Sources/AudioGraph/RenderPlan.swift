@@ -1,4 +1,5 @@
 import NodeKit
+import Synchronization
 
 /// A compiled graph: flat tables the audio thread walks every cycle, with every buffer preallocated.
 ///
@@ -32,6 +33,11 @@ public final class RenderPlan: @unchecked Sendable {
     /// For each exposed MIDI port (after the audio ports in `externalPorts`), the MIDI buffer it
     /// feeds: a flat table the audio thread can read.
     public let externalMIDITargets: UnsafeMutableBufferPointer<Int>
+    /// Per step (topological order): the last cycle's processing time in nanoseconds and the
+    /// output peak since it was last read, written by the audio thread only while metering.
+    let meterTimes: UnsafeMutablePointer<Atomic<UInt64>>
+    let meterPeaks: UnsafeMutablePointer<Atomic<UInt32>>
+    private let stepOfApp: [String: Int]
     let silence: UnsafeMutablePointer<Float>
     private let arena: UnsafeMutableRawPointer
     /// Keeps every slot alive while this plan may still run.
@@ -53,6 +59,16 @@ public final class RenderPlan: @unchecked Sendable {
         externalPorts = tables.externalPorts
         backendHandles = .allocate(capacity: tables.externalPorts.count)
         backendHandles.initialize(repeating: nil)
+        let stepCount = max(tables.steps.count, 1)
+        meterTimes = .allocate(capacity: stepCount)
+        meterPeaks = .allocate(capacity: stepCount)
+        for index in 0..<stepCount {
+            (meterTimes + index).initialize(to: Atomic(0))
+            (meterPeaks + index).initialize(to: Atomic(0))
+        }
+        stepOfApp = Dictionary(uniqueKeysWithValues: tables.steps.indices.map { index in
+            (tables.steps[index].slot.takeUnretainedValue().appID, index)
+        })
         midiBuffers = tables.midiBuffers
         midiIndexOfApp = tables.midiIndexOfApp
         let midiPorts = tables.externalPorts.filter { $0.kind == .midi }
@@ -77,6 +93,10 @@ public final class RenderPlan: @unchecked Sendable {
         for buffer in midiBuffers { buffer.events.deallocate() }
         midiBuffers.deallocate()
         externalMIDITargets.deallocate()
+        meterTimes.deinitialize(count: max(steps.count, 1))
+        meterTimes.deallocate()
+        meterPeaks.deinitialize(count: max(steps.count, 1))
+        meterPeaks.deallocate()
         arena.deallocate()
     }
 
@@ -87,6 +107,15 @@ public final class RenderPlan: @unchecked Sendable {
 
     /// Number of node steps, for status displays and tests.
     public var stepCount: Int { steps.count }
+
+    /// `appID`'s processing time in the last metered cycle (seconds) and its output peak since the
+    /// previous call (linear), or nil for an app this plan does not render. Control side.
+    public func takeMeter(app appID: String) -> (seconds: Double, peak: Float)? {
+        guard let step = stepOfApp[appID] else { return nil }
+        let nanos = meterTimes[step].load(ordering: .relaxed)
+        let peak = Float(bitPattern: meterPeaks[step].exchange(0, ordering: .relaxed))
+        return (Double(nanos) / 1e9, peak)
+    }
 
     /// The index of `appID`'s MIDI buffer, if it has a MIDI input (control side lookup).
     public func midiBufferIndex(app appID: String) -> Int? { midiIndexOfApp[appID] }

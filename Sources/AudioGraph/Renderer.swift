@@ -1,13 +1,17 @@
 import NodeKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Renders one cycle of a plan: for each step, mix its inputs, then run its node.
 public enum Renderer {
     /// Renders `context.frames` frames (at most `plan.maximumFrames`, which the caller checks).
     /// The backend has filled `plan.externalInputs` for this cycle.
     /// - Realtime: safe.
-    public static func render(_ plan: borrowing RenderPlan, _ context: RenderContext) {
+    public static func render(_ plan: borrowing RenderPlan, _ context: RenderContext, metering: Bool = false) {
         let frames = context.frames
-        for step in plan.steps {
+        for (stepIndex, step) in plan.steps.enumerated() {
+            let started = metering ? monotonicNanoseconds() : 0
             let hearsOutside = step.slot._withUnsafeGuaranteedRef { $0.hearsOutsideInput.load(ordering: .relaxed) }
             for index in step.inputStart..<(step.inputStart + step.inputCount) {
                 plan.inputPointers[index] = mixInput(plan.inputs[index], plan: plan, frames: frames, hearsOutside: hearsOutside)
@@ -24,7 +28,32 @@ public enum Renderer {
                          outputs: UnsafePointer(plan.outputPointers.baseAddress.unsafelyUnwrapped + step.outputStart),
                          outputCount: step.outputCount, midi: midi)
             }
+            if metering { meter(plan, step: stepIndex, started: started, frames: frames) }
         }
+    }
+
+    /// Records a step's time and output peak for `iaa top`.
+    /// - Realtime: safe (clock_gettime is a vDSO read).
+    @inline(never)
+    static func meter(_ plan: borrowing RenderPlan, step index: Int, started: UInt64, frames: Int) {
+        plan.meterTimes[index].store(monotonicNanoseconds() &- started, ordering: .relaxed)
+        let step = plan.steps[index]
+        var peak: Float = 0
+        for output in step.outputStart..<(step.outputStart + step.outputCount) {
+            let buffer = plan.outputPointers[output]
+            for frame in 0..<frames { peak = max(peak, abs(buffer[frame])) }
+        }
+        if peak > Float(bitPattern: plan.meterPeaks[index].load(ordering: .relaxed)) {
+            plan.meterPeaks[index].store(peak.bitPattern, ordering: .relaxed)
+        }
+    }
+
+    /// - Realtime: safe.
+    @inline(__always)
+    static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
     }
 
     /// Empties every MIDI buffer; backends call it before adding this cycle's messages.

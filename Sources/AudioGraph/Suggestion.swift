@@ -11,7 +11,11 @@ public enum Suggestion {
         let limit = min(3, max(1, word.count / 3))
         var best: (candidate: String, distance: Int)?
         let skeleton = withoutDigits(lowered)
+        let length = lowered.unicodeScalars.count
         for candidate in candidates {
+            // The distance is at least the difference in length; skipping those keeps a megabyte
+            // word from costing a megabyte times each candidate.
+            guard abs(candidate.lowercased().unicodeScalars.count - length) <= limit else { continue }
             // `in_9` for `in_1` is a numbering question, not a typo; the listing answers it better.
             if withoutDigits(candidate.lowercased()) == skeleton { continue }
             let distance = editDistance(lowered, candidate.lowercased())

@@ -17,20 +17,33 @@ struct TopologicalOrder {
     }
 
     /// A path `start ⇝ goal` through existing dependencies, by depth-first search in file order.
+    ///
+    /// Iterative, with the path as its stack, so that a chain of thousands of apps cannot
+    /// exhaust the thread's stack.
     private func path(from start: Int, to goal: Int) -> [Int]? {
+        if start == goal { return [start] }
         var visited = Array(repeating: false, count: successors.count)
-        var path: [Int] = []
-        func visit(_ node: Int) -> Bool {
-            path.append(node)
-            if node == goal { return true }
-            visited[node] = true
-            for next in successors[node] where !visited[next] {
-                if visit(next) { return true }
+        visited[start] = true
+        // Each node on the path, with the index of its next successor to try.
+        var path: [Int] = [start]
+        var nextSuccessor: [Int] = [0]
+        while let node = path.last {
+            let successorsOfNode = successors[node]
+            var index = nextSuccessor[nextSuccessor.count - 1]
+            while index < successorsOfNode.count, visited[successorsOfNode[index]] { index += 1 }
+            guard index < successorsOfNode.count else {
+                path.removeLast()
+                nextSuccessor.removeLast()
+                continue
             }
-            path.removeLast()
-            return false
+            nextSuccessor[nextSuccessor.count - 1] = index + 1
+            let next = successorsOfNode[index]
+            path.append(next)
+            if next == goal { return path }
+            visited[next] = true
+            nextSuccessor.append(0)
         }
-        return visit(start) ? path : nil
+        return nil
     }
 
     /// Every app once, each after all apps that feed it; among apps free to go, file order wins,

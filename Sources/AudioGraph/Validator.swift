@@ -64,7 +64,14 @@ public struct Validator {
         guard !validator.sink.diagnostics.contains(where: \.isError) else {
             return GraphLoadResult(graph: nil, description: description, diagnostics: validator.sink.sorted)
         }
-        let graph = Graph(name: description.name ?? "", apps: validator.finishedApps(),
+        // An app can be unfinished without an error here: a key of the wrong type was reported
+        // while reading the file, and the validator left it alone. A graph without that app
+        // would shift the indices the connections hold, so there is none.
+        let apps = validator.finishedApps()
+        guard apps.count == validator.apps.count else {
+            return GraphLoadResult(graph: nil, description: description, diagnostics: validator.sink.sorted)
+        }
+        let graph = Graph(name: description.name ?? "", apps: apps,
                           connections: validator.connections,
                           externalConnections: validator.externalConnections,
                           order: validator.dependencies.order(), policy: policy, transport: transport)

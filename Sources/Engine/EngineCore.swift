@@ -219,12 +219,18 @@ final class EngineCore: @unchecked Sendable {
 extension EngineCore {
     /// One `iaa top` line: the engine's share of the period, and each app's gain and state.
     func publishTop() {
-        guard let server, server.subscriberCount(topic: "top") > 0 else { return }
+        let watched = (server?.subscriberCount(topic: "top") ?? 0) > 0
+        backend.setMetering(watched)
+        guard let server, watched else { return }
         let busy = backend.takeBusyTimes()
         let period = Double(backend.currentBufferSize) / backend.sampleRate
+        let plan = backend.currentPlan
         let apps: [JSONValue] = graph.apps.map { app in
             let state = sessions.policy.state(of: app.id)
+            let meter = plan?.takeMeter(app: app.id)
+            let peak = meter.map { $0.peak > 0 ? Double(SessionLogDecibels.decibels($0.peak)) : -200 } ?? -200
             return .object([("id", .string(app.id)),
+                            ("busy", .number((meter?.seconds ?? 0) / period)), ("peak", .number(peak)),
                             ("gain", .number(Double(backend.currentPlan?.slot(for: app.id)?.policyGainTargetValue ?? 1))),
                             ("state", .string(state.map { $0.suspended ? "suspended" : $0.interrupted ? "interrupted" : $0.ducked ? "ducked" : $0.audible ? "audible" : "silent" } ?? "running"))])
         }
@@ -235,4 +241,9 @@ extension EngineCore {
             ("ourXruns", .number(Double(backend.ourXrunCount))), ("apps", .array(apps)),
         ]), topic: "top")
     }
+}
+
+/// 20·log10 without Foundation's formatting (peaks in dBFS for `iaa top`).
+enum SessionLogDecibels {
+    static func decibels(_ linear: Float) -> Float { 20 * log10(linear) }
 }

@@ -36,6 +36,11 @@ extension JackBackend {
         }
     }
 
+    /// Turns per-app metering on or off (on while `iaa top` watches).
+    public func setMetering(_ on: Bool) {
+        cycleState.metering.store(on, ordering: .relaxed)
+    }
+
     /// JACK's DSP load, in percent.
     public var dspLoad: Double { Double(jack_cpu_load(clientHandle)) }
 

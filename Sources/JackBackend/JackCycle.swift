@@ -20,6 +20,8 @@ final class JackCycle: @unchecked Sendable {
     let lastBusyMicroseconds = Atomic<Int64>(0)
     let maximumBusyMicroseconds = Atomic<Int64>(0)
     let shutDown = Atomic<Bool>(false)
+    /// Per-app time and peak are measured only while someone watches (`iaa top`).
+    let metering = Atomic<Bool>(false)
 
     /// Set once before activation; the callback only reads it.
     var client: OpaquePointer?
@@ -50,7 +52,7 @@ final class JackCycle: @unchecked Sendable {
                 plan.externalInputs[index] = connectedBuffer(handles[index], frames: frames).map { UnsafePointer($0) }
             }
             readMIDI(plan, handles: handles, frames: frames)
-            Renderer.render(plan, context)
+            Renderer.render(plan, context, metering: metering.load(ordering: .relaxed))
             for index in 0..<plan.externalOutputs.count {
                 guard let out = connectedBuffer(handles[inputCount + index], frames: frames) else { continue }
                 out.update(from: plan.externalOutputs[index], count: frames)

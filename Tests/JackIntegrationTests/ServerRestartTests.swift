@@ -22,9 +22,18 @@ extension JackIntegration {
                 _ = try runCommand("jack_wait", ["-s", name, "-w", "-t", "10"])
             }
 
+            /// SIGKILL, as the test means it; `stop` ends the server cleanly.
             func kill() {
                 guard let process else { return }
                 Glibc.kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+
+            /// SIGTERM: jackd frees its slot in JACK's shared server table. A SIGKILLed server
+            /// keeps its slot until a server of the same name starts, and the table has 8 slots.
+            func stop() {
+                guard let process, process.isRunning else { return }
+                Glibc.kill(process.processIdentifier, SIGTERM)
                 process.waitUntilExit()
             }
 
@@ -37,7 +46,7 @@ extension JackIntegration {
         func fiveRestarts() throws {
             let server = Server()
             try server.start()
-            defer { server.kill() }
+            defer { server.stop() }
             let engine = try EngineProcess(graph: JackHarness.path("graphs/demo.json"), client: "t-restart",
                                            environment: ["JACK_DEFAULT_SERVER": server.name])
             defer { engine.stop() }

@@ -1,16 +1,16 @@
 /// Shell-style wildcards over port names: `*` matches any run of characters, `?` one character.
-struct PortGlob {
+public struct PortGlob: Sendable {
     let pattern: [Character]
 
-    init(_ pattern: String) {
+    public init(_ pattern: String) {
         self.pattern = Array(pattern)
     }
 
-    static func isGlob(_ text: String) -> Bool {
+    public static func isGlob(_ text: String) -> Bool {
         text.contains("*") || text.contains("?")
     }
 
-    func matches(_ name: String) -> Bool {
+    public func matches(_ name: String) -> Bool {
         let text = Array(name)
         var p = 0, t = 0
         var star: Int?, resume = 0
@@ -32,5 +32,15 @@ struct PortGlob {
         }
         while p < pattern.count, pattern[p] == "*" { p += 1 }
         return p == pattern.count
+    }
+}
+
+/// How a connection between port lists pairs up: one port on either side connects to every
+/// port of the other (mono to both speakers); several pair in order (a glob with `@playback`).
+public enum PortPairing {
+    public static func pairs<A, B>(_ sources: [A], _ destinations: [B]) -> [(A, B)] {
+        if sources.count == 1 { return destinations.map { (sources[0], $0) } }
+        if destinations.count == 1 { return sources.map { ($0, destinations[0]) } }
+        return Array(zip(sources, destinations))
     }
 }

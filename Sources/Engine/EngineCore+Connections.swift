@@ -30,40 +30,14 @@ extension EngineCore {
             return .outside([text])
         }
         let ports = output ? graph.apps[index].layout.outputs : graph.apps[index].layout.inputs
-        let matches = ports.indices.filter { Self.matches(ports[$0].name, portName) }
+        let glob = PortGlob(portName)
+        let matches = ports.indices.filter { glob.matches(ports[$0].name) }
         guard !matches.isEmpty else {
             throw RequestError(code: "unknownPort",
                                message: "app \"\(appID)\" has no \(output ? "output" : "input") \"\(portName)\" (\(output ? "outputs" : "inputs"): \(ports.map(\.name).joined(separator: ", ")))",
                                field: field)
         }
         return .apps(matches.map { PortAddress(app: index, port: $0) })
-    }
-
-    /// A name against a pattern where `*` matches any run of characters.
-    static func matches(_ name: String, _ pattern: String) -> Bool {
-        guard pattern.contains("*") else { return name == pattern }
-        let pieces = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
-        var rest = Substring(name)
-        for (index, piece) in pieces.enumerated() {
-            if index == 0 {
-                guard rest.hasPrefix(piece) else { return false }
-                rest = rest.dropFirst(piece.count)
-            } else if index == pieces.count - 1 {
-                return piece.isEmpty || rest.hasSuffix(piece)
-            } else if let range = rest.range(of: piece) {
-                rest = rest[range.upperBound...]
-            } else {
-                return false
-            }
-        }
-        return rest.isEmpty
-    }
-
-    /// One side feeds every port of the other; several pair in order (like `@playback`).
-    static func pairs<A, B>(_ sources: [A], _ destinations: [B]) -> [(A, B)] {
-        if sources.count == 1 { return destinations.map { (sources[0], $0) } }
-        if destinations.count == 1 { return sources.map { ($0, destinations[0]) } }
-        return Array(zip(sources, destinations))
     }
 
     /// Our JACK name of an app port.
@@ -84,7 +58,7 @@ extension EngineCore {
         switch (source, destination) {
         case (.apps(let outputs), .apps(let inputs)):
             var edited = graph
-            for (from, to) in Self.pairs(outputs, inputs) {
+            for (from, to) in PortPairing.pairs(outputs, inputs) {
                 switch edited.connecting(Connection(from: from, to: to, gain: gain)) {
                 case .success(let next): edited = next
                 case .failure(let error):
@@ -96,7 +70,7 @@ extension EngineCore {
             publish(try install(edited, sameSessions: true))
         default:
             let sources = jackNames(source, output: true), destinations = jackNames(destination, output: false)
-            for (from, to) in Self.pairs(sources, destinations) {
+            for (from, to) in PortPairing.pairs(sources, destinations) {
                 noteOwnConnection(from, to)
                 let outcome = backend.connect(from, to)
                 if case .failed(let why) = outcome.result {
@@ -116,7 +90,7 @@ extension EngineCore {
         switch (source, destination) {
         case (.apps(let outputs), .apps(let inputs)):
             var edited = graph
-            for (from, to) in Self.pairs(outputs, inputs) {
+            for (from, to) in PortPairing.pairs(outputs, inputs) {
                 let (fromName, toName) = Self.names(Connection(from: from, to: to), in: edited)
                 switch edited.disconnecting(from: from, to: to) {
                 case .success(let next): edited = next
@@ -131,7 +105,7 @@ extension EngineCore {
                 if self.graph.connections == graph.connections { _ = try? install(graph, sameSessions: true) }
             }
         default:
-            for (from, to) in Self.pairs(jackNames(source, output: true), jackNames(destination, output: false)) {
+            for (from, to) in PortPairing.pairs(jackNames(source, output: true), jackNames(destination, output: false)) {
                 guard backend.disconnect(from, to) else {
                     throw RequestError(code: "notConnected", message: "\(from) is not connected to \(to)")
                 }

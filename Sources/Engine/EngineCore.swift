@@ -65,7 +65,7 @@ final class EngineCore: @unchecked Sendable {
         for outcome in backend.connect(connections, in: graph) {
             if case .failed = outcome.result { warnings.append("\(outcome)") } else { ownConnections.insert([outcome.source, outcome.destination]) }
         }
-        routeAvailable = backend.ports().contains { !$0.isInput && !$0.connections.isEmpty && $0.type.contains("audio") }
+        routeAvailable = outputsReachOutside()
         return warnings
     }
 
@@ -135,10 +135,15 @@ final class EngineCore: @unchecked Sendable {
             ("connection", .object([("from", .string(source)), ("to", .string(destination)), ("connected", .bool(connected)),
                                     ("by", .string(ours ? "iaa" : "outside"))])),
         ]), topic: "events")
-        let available = backend.ports().contains { !$0.isInput && !$0.connections.isEmpty && $0.type.contains("audio") }
+        let available = outputsReachOutside()
         guard available != routeAvailable else { return }
         routeAvailable = available
         publish(sessions.apply(.route(available: available), at: now).events)
+    }
+
+    /// Whether any of our audio outputs is connected outside the engine: Apple's "route".
+    private func outputsReachOutside() -> Bool {
+        backend.ports().contains { !$0.isInput && !$0.connections.isEmpty && $0.type.contains("audio") }
     }
 
     /// JACK's buffer size changed: every active output app hears `routeConfigurationChange`,
@@ -228,7 +233,7 @@ extension EngineCore {
         let apps: [JSONValue] = graph.apps.map { app in
             let state = sessions.policy.state(of: app.id)
             let meter = plan?.takeMeter(app: app.id)
-            let peak = meter.map { $0.peak > 0 ? Double(SessionLogDecibels.decibels($0.peak)) : -200 } ?? -200
+            let peak = meter.map { $0.peak > 0 ? 20 * log10(Double($0.peak)) : -200 } ?? -200
             return .object([("id", .string(app.id)),
                             ("busy", .number((meter?.seconds ?? 0) / period)), ("peak", .number(peak)),
                             ("gain", .number(Double(backend.currentPlan?.slot(for: app.id)?.policyGainTargetValue ?? 1))),
@@ -243,7 +248,3 @@ extension EngineCore {
     }
 }
 
-/// 20·log10 without Foundation's formatting (peaks in dBFS for `iaa top`).
-enum SessionLogDecibels {
-    static func decibels(_ linear: Float) -> Float { 20 * log10(linear) }
-}

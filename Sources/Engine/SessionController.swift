@@ -18,9 +18,6 @@ public final class SessionController {
         policy = SessionPolicy(apps: graph.apps.compactMap(\.session), configuration: graph.policy)
     }
 
-    /// The ids of the apps the policy manages, in graph order.
-    public var managedApps: [String] { policy.states.map(\.id) }
-
     /// Binds the controller to a plan's slots. The first time, gains start at their values with
     /// no ramp (the slots have not rendered yet) and the graph's node connections are made,
     /// returning their events; later, gains ramp.

@@ -44,18 +44,12 @@ extension JackBackend {
                 }
                 continue
             }
-            for (mine, other) in pairs(ours, theirs) {
+            for (mine, other) in PortPairing.pairs(ours, theirs) {
                 let (source, destination) = connection.direction == .toExternal ? (mine, other) : (other, mine)
                 outcomes.append(connect(source, destination))
             }
         }
         return outcomes
-    }
-
-    /// One app port feeds every outside port; several pair with them in order.
-    func pairs(_ ours: [String], _ theirs: [String]) -> [(String, String)] {
-        if ours.count == 1 { return theirs.map { (ours[0], $0) } }
-        return Array(zip(ours, theirs))
     }
 
     /// Connects two JACK ports by full name.

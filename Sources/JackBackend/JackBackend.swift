@@ -42,6 +42,7 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
         maximumFrames = Int(jack_get_buffer_size(client))
         cycle = JackCycle(probe: probe)
         cycle.client = client
+        cycle.sampleRate = Int64(sampleRate)
         installCallbacks()
     }
 

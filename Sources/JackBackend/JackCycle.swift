@@ -23,8 +23,9 @@ final class JackCycle: @unchecked Sendable {
     /// Per-app time and peak are measured only while someone watches (`iaa top`).
     let metering = Atomic<Bool>(false)
 
-    /// Set once before activation; the callback only reads it.
+    /// Set once before activation; the callback only reads them.
     var client: OpaquePointer?
+    var sampleRate: Int64 = 48_000
     /// Tempo and meter used when JACK's transport carries no bar/beat information.
     var defaultTempo: Double = 120
     var defaultBeatsPerBar: Double = 4
@@ -73,7 +74,7 @@ final class JackCycle: @unchecked Sendable {
         if busy > maximumBusyMicroseconds.load(ordering: .relaxed) {
             maximumBusyMicroseconds.store(busy, ordering: .relaxed)
         }
-        if let client, busy * Int64(jack_get_sample_rate(client)) > Int64(frames) * 1_000_000 {
+        if busy * sampleRate > Int64(frames) * 1_000_000 {
             overruns.add(1, ordering: .relaxed)
         }
     }

@@ -26,9 +26,15 @@ public class NodeSlot {
     /// False when the app may not hear outside (JACK) input: a session that cannot record, or
     /// lacks the `microphone` grant, records silence.
     let hearsOutsideInput = Atomic<Bool>(true)
-    /// Set by the audio thread when the node wrote NaN or infinity: it stays muted (its process
-    /// is not called) until the control side re-enables it.
-    let faulted = Atomic<Bool>(false)
+    /// A `NodeFault`, set by the audio thread when the node wrote NaN or infinity or kept
+    /// overrunning its deadline: its process is not called until the control side re-enables it.
+    let faultCode = Atomic<UInt8>(NodeFault.none.rawValue)
+    /// True when a deadline fault can pass the inputs through (as many audio inputs as outputs);
+    /// otherwise the node is muted.
+    public let canBypass: Bool
+    /// The audio thread's deadline streak: consecutive over-budget cycles, and the last one's number.
+    var overrunStreak = 0
+    var lastOverrunCycle: Int64 = .min
     /// Where the node's remote transport requests land (play, stop, toggle record).
     let transportRequest: UnsafeMutablePointer<Atomic<UInt8>>
 
@@ -39,6 +45,8 @@ public class NodeSlot {
         self.configuration = configuration
         self.sampleRate = sampleRate
         parameterCount = type.parameters.count
+        let layout = type.layout(configuration)
+        canBypass = !layout.inputs.isEmpty && layout.inputs.count == layout.outputs.count
         let rampFrames = max(0, Int((rampSeconds * sampleRate).rounded()))
         policyGainTarget = Atomic(Float(1).bitPattern)
         transportRequest = .allocate(capacity: 1)
@@ -90,13 +98,33 @@ public class NodeSlot {
         policyGain = ParameterSmoother(value: gain, rampFrames: policyGain.rampFrames)
     }
 
-    /// True when the node was muted for writing NaN or infinity.
-    public var isFaulted: Bool { faulted.load(ordering: .acquiring) }
+    /// Why the node is not running, or `.none`.
+    public var fault: NodeFault { NodeFault(rawValue: faultCode.load(ordering: .acquiring)) ?? .none }
 
-    /// Lets a muted node run again (`iaa enable APP`); its state is reset first.
+    /// True when the node was muted or bypassed for a fault.
+    public var isFaulted: Bool { fault != .none }
+
+    /// Lets a faulted node run again (`iaa enable APP`); its state is reset first. The audio
+    /// thread zeroed the deadline streak when it tripped, and does not touch the node meanwhile.
     public func clearFault() {
         anyNode.reset()
-        faulted.store(false, ordering: .releasing)
+        faultCode.store(NodeFault.none.rawValue, ordering: .releasing)
+    }
+
+    /// Counts a step over the deadline budget; `strikes` consecutive cycles over it fault the node.
+    /// Returns true when this call tripped the fault.
+    /// - Realtime: safe.
+    @inline(__always) final func noteStepTime(_ elapsed: UInt64, _ check: DeadlineCheck) -> Bool {
+        guard elapsed > check.budget else {
+            overrunStreak = 0
+            return false
+        }
+        overrunStreak = lastOverrunCycle == check.cycle &- 1 ? overrunStreak + 1 : 1
+        lastOverrunCycle = check.cycle
+        guard overrunStreak >= check.strikes, fault == .none else { return false }
+        overrunStreak = 0
+        faultCode.store(NodeFault.deadline.rawValue, ordering: .releasing)
+        return true
     }
 
     /// Mutes the node if any output frame is NaN or infinite: `x - x` is 0 for every finite
@@ -110,7 +138,7 @@ public class NodeSlot {
             for frame in 0..<frames { check += out[frame] - out[frame] }
         }
         guard check != 0 else { return }
-        faulted.store(true, ordering: .releasing)
+        faultCode.store(NodeFault.nonFinite.rawValue, ordering: .releasing)
         for index in 0..<outputCount { outputs[index].update(repeating: 0, count: frames) }
     }
 
@@ -191,7 +219,16 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
     override func run(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
                       outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
         let gain = advancePolicyGain(context.frames)
-        if (gain.isSteady && gain.end == 0 && suspended.load(ordering: .relaxed)) || faulted.load(ordering: .relaxed) {
+        let fault = faultCode.load(ordering: .relaxed)
+        if fault == NodeFault.deadline.rawValue && canBypass && inputCount == outputCount {
+            // Bypassed for overrunning: the inputs pass through, still under the policy gain.
+            for index in 0..<outputCount where UnsafePointer(outputs[index]) != inputs[index] {
+                outputs[index].update(from: inputs[index], count: context.frames)
+            }
+            applyPolicyGain(gain, outputs: outputs, outputCount: outputCount, frames: context.frames)
+            return
+        }
+        if (gain.isSteady && gain.end == 0 && suspended.load(ordering: .relaxed)) || fault != NodeFault.none.rawValue {
             // Suspended and faded out, or muted for a fault: the node is not called, its outputs are silent.
             for index in 0..<outputCount { outputs[index].update(repeating: 0, count: context.frames) }
             return

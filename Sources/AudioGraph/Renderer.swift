@@ -1,17 +1,19 @@
 import NodeKit
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Renders one cycle of a plan: for each step, mix its inputs, then run its node.
 public enum Renderer {
     /// Renders `context.frames` frames (at most `plan.maximumFrames`, which the caller checks).
-    /// The backend has filled `plan.externalInputs` for this cycle.
+    /// The backend has filled `plan.externalInputs` for this cycle. Steps are timed only while
+    /// metering (`iaa top`) or while `deadline` is on; returns how many nodes the deadline faulted.
     /// - Realtime: safe.
-    public static func render(_ plan: borrowing RenderPlan, _ context: RenderContext, metering: Bool = false) {
+    @discardableResult
+    public static func render(_ plan: borrowing RenderPlan, _ context: RenderContext, metering: Bool = false,
+                              deadline: DeadlineCheck = .off) -> Int {
         let frames = context.frames
+        let timed = metering || deadline.budget > 0
+        var tripped = 0
         for (stepIndex, step) in plan.steps.enumerated() {
-            let started = metering ? monotonicNanoseconds() : 0
+            let started = timed ? MonotonicClock.nanoseconds() : 0
             let hearsOutside = step.slot._withUnsafeGuaranteedRef { $0.hearsOutsideInput.load(ordering: .relaxed) }
             for index in step.inputStart..<(step.inputStart + step.inputCount) {
                 plan.inputPointers[index] = mixInput(plan.inputs[index], plan: plan, frames: frames, hearsOutside: hearsOutside)
@@ -28,15 +30,21 @@ public enum Renderer {
                          outputs: UnsafePointer(plan.outputPointers.baseAddress.unsafelyUnwrapped + step.outputStart),
                          outputCount: step.outputCount, midi: midi)
             }
-            if metering { meter(plan, step: stepIndex, started: started, frames: frames) }
+            guard timed else { continue }
+            let elapsed = MonotonicClock.nanoseconds() &- started
+            if metering { meter(plan, step: stepIndex, elapsed: elapsed, frames: frames) }
+            if deadline.budget > 0, step.slot._withUnsafeGuaranteedRef({ $0.noteStepTime(elapsed, deadline) }) {
+                tripped += 1
+            }
         }
+        return tripped
     }
 
     /// Records a step's time and output peak for `iaa top`.
     /// - Realtime: safe (clock_gettime is a vDSO read).
     @inline(never)
-    static func meter(_ plan: borrowing RenderPlan, step index: Int, started: UInt64, frames: Int) {
-        plan.meterTimes[index].store(monotonicNanoseconds() &- started, ordering: .relaxed)
+    static func meter(_ plan: borrowing RenderPlan, step index: Int, elapsed: UInt64, frames: Int) {
+        plan.meterTimes[index].store(elapsed, ordering: .relaxed)
         let step = plan.steps[index]
         var peak: Float = 0
         for output in step.outputStart..<(step.outputStart + step.outputCount) {
@@ -46,14 +54,6 @@ public enum Renderer {
         if peak > Float(bitPattern: plan.meterPeaks[index].load(ordering: .relaxed)) {
             plan.meterPeaks[index].store(peak.bitPattern, ordering: .relaxed)
         }
-    }
-
-    /// - Realtime: safe.
-    @inline(__always)
-    static func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
     }
 
     /// Empties every MIDI buffer; backends call it before adding this cycle's messages.

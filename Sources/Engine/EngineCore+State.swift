@@ -13,6 +13,8 @@ extension EngineCore {
                 ("sampleRate", .number(backend.sampleRate)), ("bufferSize", .number(Double(backend.currentBufferSize))),
                 ("dspLoad", .number((backend.dspLoad * 100).rounded() / 100)),
                 ("xruns", .number(Double(backend.xrunCount))), ("ourXruns", .number(Double(backend.ourXrunCount))),
+                ("cycles", .number(Double(backend.cycleCount))), ("cycleTime", cycleTimeJSON()),
+                ("deadlineFaults", .number(Double(backend.deadlineFaultCount))),
             ])),
             ("transport", .object([("playing", .bool(backend.transportRolling)), ("tempo", .number(graph.transport.tempo))])),
             ("apps", .array(graph.apps.indices.map(appJSON))),
@@ -36,8 +38,24 @@ extension EngineCore {
             ("hosts", .array(hosts.map(JSONValue.string))),
             ("gain", .number(Double(backend.currentPlan?.slot(for: app.id)?.policyGainTargetValue ?? 1))),
             ("muted", .bool(backend.currentPlan?.slot(for: app.id)?.isFaulted ?? false)),
+            ("fault", faultJSON(app.id)),
             ("session", session),
         ])
+    }
+
+    /// The engine's own processing time per cycle since the client opened, in microseconds.
+    private func cycleTimeJSON() -> ControlJSON {
+        let times = backend.cycleTimes
+        func microseconds(_ nanoseconds: Double) -> ControlJSON { .number((nanoseconds / 10).rounded() / 100) }
+        return .object([("median", microseconds(times.median)), ("p99", microseconds(times.p99)),
+                        ("max", microseconds(times.maximum))])
+    }
+
+    /// Why the engine stopped running an app's node, or null.
+    private func faultJSON(_ app: String) -> ControlJSON {
+        guard let slot = backend.currentPlan?.slot(for: app), slot.isFaulted else { return .null }
+        let fault = describeFault(slot)
+        return .object([("kind", .string(fault.kind)), ("action", .string(fault.action)), ("reason", .string(fault.reason))])
     }
 
     func dump() -> ControlJSON {

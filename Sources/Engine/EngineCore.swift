@@ -26,8 +26,10 @@ final class EngineCore: @unchecked Sendable {
     private(set) var liveConnections: Set<[String]> = []
     /// Clients of a dead server whose close did not return in time (a known libjack hang).
     private var abandoned: [JackBackend] = []
-    /// Apps already reported as muted for writing NaN or infinity.
+    /// Apps already reported as bypassed or muted for a fault.
     private var faultsReported: Set<String> = []
+    /// The deadline guard's share of the period (0 off); applied to every backend this core adopts.
+    var deadlineShare: Double = 0.5
     /// JACK's buffer size as last seen (JACK also calls its callback once at activation).
     private var bufferSize: Int
 
@@ -99,13 +101,15 @@ final class EngineCore: @unchecked Sendable {
         }
         backend.collectRetiredPlans()
         guard let plan = backend.currentPlan else { return }
-        for app in plan.slotAppIDs where plan.slot(for: app)?.isFaulted == true && !faultsReported.contains(app) {
+        for app in plan.slotAppIDs where !faultsReported.contains(app) {
+            guard let slot = plan.slot(for: app), slot.isFaulted else { continue }
             faultsReported.insert(app)
+            let fault = describeFault(slot)
             server?.publish(JSONValue.object([("t", .number(time)), ("event", .object([
-                ("app", .string(app)), ("name", .string("muted")),
-                ("reason", .string("its output held NaN or infinity; re-enable it with `iaa enable \(app)`")),
+                ("app", .string(app)), ("name", .string(fault.action)), ("fault", .string(fault.kind)),
+                ("reason", .string("\(fault.reason); re-enable it with `iaa enable \(app)`")),
             ]))]), topic: "events")
-            StandardError.write("iaa: warning: app \"\(app)\" wrote NaN or infinity and is muted; `iaa enable \(app)` re-enables it")
+            StandardError.write("iaa: warning: app \"\(app)\" is \(fault.action): \(fault.reason); `iaa enable \(app)` re-enables it")
         }
         for app in plan.slotAppIDs {
             switch plan.slot(for: app)?.takeTransportRequest() ?? .none {
@@ -159,6 +163,19 @@ final class EngineCore: @unchecked Sendable {
         _ = try? install(graph, sameSessions: true)
     }
 
+    /// How a faulted slot is handled and why, in the words of events and `status`.
+    func describeFault(_ slot: NodeSlot) -> (kind: String, action: String, reason: String) { Self.describe(slot, share: deadlineShare) }
+
+    static func describe(_ slot: NodeSlot, share: Double = 0.5) -> (kind: String, action: String, reason: String) {
+        switch slot.fault {
+        case .deadline:
+            return ("deadline", slot.canBypass ? "bypassed" : "muted",
+                    "its process took more than \(Int((share * 100).rounded())) % of the period in 3 consecutive cycles")
+        case .nonFinite, .none:
+            return ("nonFinite", "muted", "its output held NaN or infinity")
+        }
+    }
+
     /// Re-enables an app muted for a fault.
     func enable(_ app: String) -> Bool {
         guard let slot = backend.currentPlan?.slot(for: app), slot.isFaulted else { return false }
@@ -169,6 +186,7 @@ final class EngineCore: @unchecked Sendable {
 
     /// Wires JACK's notifications for `backend` to this queue. Before the backend is activated.
     func adopt(_ backend: JackBackend) {
+        backend.setDeadlineShare(deadlineShare)
         backend.onConnectionChange = { [self] source, destination, connected in
             queue.async { self.connectionChanged(source: source, destination: destination, connected: connected) }
         }

@@ -14,6 +14,9 @@ public struct LiveEngine {
         public var clientName: String?
         /// `--socket`; nil means `$XDG_RUNTIME_DIR/iaa/CLIENT.sock`.
         public var socketPath: String?
+        /// Percent of the period one node may take in 3 consecutive cycles before it is bypassed
+        /// or muted (0 turns the deadline guard off).
+        public var deadlinePercent: Double = 50
 
         public init(graphPath: String, serverName: String? = nil, clientName: String? = nil, socketPath: String? = nil) {
             self.graphPath = graphPath
@@ -60,6 +63,7 @@ public struct LiveEngine {
         let core: EngineCore
         do {
             core = try EngineCore(graph: graph, description: description, backend: backend, serverName: serverName)
+            core.deadlineShare = options.deadlinePercent / 100
             core.adopt(backend)
             let startEvents = try core.startUp()
             if graph.transport.timebaseMaster {

@@ -47,6 +47,12 @@ extension JackBackend {
     /// Cycles whose processing overran the period (xruns iaa caused).
     public var ourXrunCount: Int64 { cycleState.overruns.load(ordering: .relaxed) }
 
+    /// Processing time per cycle since the client opened: median, p99, max (nanoseconds).
+    public var cycleTimes: CycleTimes { cycleState.histogram.summary() }
+
+    /// Nodes the deadline guard bypassed or muted since the client opened.
+    public var deadlineFaultCount: Int64 { cycleState.deadlineFaults.load(ordering: .relaxed) }
+
     /// The last cycle's processing time, and the longest since the previous call, in seconds.
     public func takeBusyTimes() -> (last: Double, maximum: Double) {
         let last = cycleState.lastBusyMicroseconds.load(ordering: .relaxed)

@@ -98,6 +98,12 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
         cycle.defaultBeatsPerBar = beatsPerBar
     }
 
+    /// The share of the period (0 < share ≤ 1) one node may take in 3 consecutive cycles before
+    /// the engine bypasses or mutes it; 0 turns the guard off. Call it before `activate`.
+    public func setDeadlineShare(_ share: Double) {
+        cycle.deadlineShare = share
+    }
+
     /// The plan being rendered (control side, for lookups).
     public var currentPlan: RenderPlan? { cycle.exchange.currentPlan }
 

@@ -22,6 +22,13 @@ final class JackCycle: @unchecked Sendable {
     let shutDown = Atomic<Bool>(false)
     /// Per-app time and peak are measured only while someone watches (`iaa top`).
     let metering = Atomic<Bool>(false)
+    /// Every cycle's processing time, for median, p99 and max.
+    let histogram = CycleHistogram()
+    /// Nodes the deadline guard has faulted since activation.
+    let deadlineFaults = Atomic<Int64>(0)
+    /// Cycles left in which steps are timed against the deadline: set after a cycle over budget.
+    private var watchCycles = 0
+    private var cycleIndex: Int64 = 0
 
     /// Set once before activation; the callback only reads them.
     var client: OpaquePointer?
@@ -29,6 +36,9 @@ final class JackCycle: @unchecked Sendable {
     /// Tempo and meter used when JACK's transport carries no bar/beat information.
     var defaultTempo: Double = 120
     var defaultBeatsPerBar: Double = 4
+    /// The share of the period one node may take, cycle after cycle, before it is bypassed
+    /// (0 turns the guard off).
+    var deadlineShare: Double = 0.5
 
     init(probe: RealtimeProbe) {
         self.probe = probe
@@ -37,10 +47,12 @@ final class JackCycle: @unchecked Sendable {
     /// One JACK cycle: read connected inputs, render, copy to connected outputs.
     /// - Realtime: safe.
     func process(frames: Int) {
-        let started = jack_get_time()
+        let started = MonotonicClock.nanoseconds()
         CJack_flush_denormals()
         probe.begin()
         let context = RenderContext(frames: frames, sampleTime: sampleTime, transport: queryTransport())
+        let budget = deadlineBudget(frames: frames)
+        let deadline = watchCycles > 0 ? DeadlineCheck(budget: budget, cycle: cycleIndex) : .off
         _ = exchange.withCurrentPlan(context) { plan in
             let handles = plan.backendHandles
             guard frames <= plan.maximumFrames else {
@@ -53,29 +65,47 @@ final class JackCycle: @unchecked Sendable {
                 plan.externalInputs[index] = connectedBuffer(handles[index], frames: frames).map { UnsafePointer($0) }
             }
             readMIDI(plan, handles: handles, frames: frames)
-            Renderer.render(plan, context, metering: metering.load(ordering: .relaxed))
+            let tripped = Renderer.render(plan, context, metering: metering.load(ordering: .relaxed), deadline: deadline)
+            if tripped > 0 { deadlineFaults.add(Int64(tripped), ordering: .relaxed) }
             for index in 0..<plan.externalOutputs.count {
                 guard let out = connectedBuffer(handles[inputCount + index], frames: frames) else { continue }
                 out.update(from: plan.externalOutputs[index], count: frames)
             }
         }
         sampleTime &+= Int64(frames)
+        cycleIndex &+= 1
         cycles.add(1, ordering: .relaxed)
         probe.end()
-        measure(since: started, frames: frames)
+        measure(since: started, frames: frames, budget: budget)
     }
 
-    /// Records how long this cycle took, and counts it as ours when it overran the period.
-    /// - Realtime: safe (jack_get_time reads a clock, no system call on Linux).
+    /// Nanoseconds one node may take this cycle, or 0 when the guard is off.
+    /// - Realtime: safe.
     @inline(__always)
-    private func measure(since started: jack_time_t, frames: Int) {
-        let busy = Int64(truncatingIfNeeded: jack_get_time() &- started)
+    private func deadlineBudget(frames: Int) -> UInt64 {
+        guard deadlineShare > 0 else { return 0 }
+        return UInt64(Double(frames) * 1e9 / Double(sampleRate) * deadlineShare)
+    }
+
+    /// Records how long this cycle took, counts it as ours when it overran the period, and times
+    /// the next cycles' steps when it overran the deadline budget (so they cost nothing otherwise).
+    /// - Realtime: safe (clock_gettime is a vDSO read, no system call on Linux).
+    @inline(__always)
+    private func measure(since started: UInt64, frames: Int, budget: UInt64) {
+        let elapsed = MonotonicClock.nanoseconds() &- started
+        histogram.record(elapsed)
+        let busy = Int64(truncatingIfNeeded: elapsed / 1_000)
         lastBusyMicroseconds.store(busy, ordering: .relaxed)
         if busy > maximumBusyMicroseconds.load(ordering: .relaxed) {
             maximumBusyMicroseconds.store(busy, ordering: .relaxed)
         }
-        if busy * sampleRate > Int64(frames) * 1_000_000 {
+        if Int64(truncatingIfNeeded: elapsed) * sampleRate > Int64(frames) * 1_000_000_000 {
             overruns.add(1, ordering: .relaxed)
+        }
+        if budget > 0 && elapsed > budget {
+            watchCycles = 8
+        } else if watchCycles > 0 {
+            watchCycles -= 1
         }
     }
 

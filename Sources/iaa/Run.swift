@@ -22,8 +22,20 @@ struct Run: ParsableCommand {
     @Option(help: "The control socket (default: $XDG_RUNTIME_DIR/iaa/CLIENT.sock).", completion: .file())
     var socket: String?
 
+    @Option(help: ArgumentHelp("Bypass or mute a node whose process takes more than PERCENT of the period in 3 consecutive cycles (0: never).",
+                               valueName: "PERCENT"))
+    var deadline: Double = 50
+
+    func validate() throws {
+        guard deadline.isFinite, deadline >= 0, deadline <= 100 else {
+            throw ValidationError("--deadline must be a percentage from 0 to 100 (0 turns the guard off), not \(deadline)")
+        }
+    }
+
     func run() throws {
-        let code = LiveEngine(options: .init(graphPath: graph, serverName: server, clientName: name, socketPath: socket)).run()
+        var options = LiveEngine.Options(graphPath: graph, serverName: server, clientName: name, socketPath: socket)
+        options.deadlinePercent = deadline
+        let code = LiveEngine(options: options).run()
         if code != 0 { throw ExitCode(code) }
     }
 }

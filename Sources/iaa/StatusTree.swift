@@ -67,6 +67,15 @@ struct StatusTree {
 
     private static func row(number: Int, app: ControlJSON) -> Row {
         let id = app["id"]?.plainText ?? "?"
+        let row = plainRow(number: number, id: id, app: app)
+        // A node the engine stopped running says so before anything else: `bypassed (deadline)`.
+        guard let fault = app["fault"], let action = fault["action"]?.stringValue else { return row }
+        let kind = fault["kind"]?.stringValue == "deadline" ? "deadline" : "NaN/Inf"
+        return Row(foreground: row.foreground, number: number, id: id, description: row.description,
+                   state: Output.styled("\(action) (\(kind))", .red))
+    }
+
+    private static func plainRow(number: Int, id: String, app: ControlJSON) -> Row {
         guard let session = app["session"], session.objectValue != nil else {
             // A node, or a processing app the policy does not manage: what it is and who hosts it.
             var words = [app["plugin"]?.plainText, app["component"]?.stringValue].compactMap { $0 }

@@ -15,7 +15,8 @@ extension EngineCore {
             case "disconnect": return try disconnect(request)
             case "get": return try getParameters(request)
             case "set": return try setParameter(request)
-            case "session.setCategory", "session.activate", "session.deactivate", "app.foreground", "app.background",
+            case "session.setCategory", "session.activate", "session.deactivate", "session.startAudio", "session.stopAudio",
+                 "app.foreground", "app.background",
                  "app.task", "device", "interrupt":
                 return sessionReply(sessions.apply(try sessionAction(request), at: now))
             case "session.preferredBuffer": return try preferredBuffer(request)
@@ -87,6 +88,9 @@ extension EngineCore {
         case "session.deactivate":
             let notify = request["notifyOthers"]?.boolValue == true
             return .deactivate(app: try app(request).app.id, options: notify ? [.notifyOthersOnDeactivation] : [])
+        case "session.startAudio":
+            return .startAudio(app: try app(request).app.id, recording: request["recording"]?.boolValue == true)
+        case "session.stopAudio": return .stopAudio(app: try app(request).app.id)
         case "app.foreground": return .foreground(app: try app(request).app.id)
         case "app.background": return .background(app: try app(request).app.id)
         case "app.task":

@@ -4,20 +4,25 @@ import ControlSocket
 /// `iaa session APP set|activate|deactivate`: an app's AVAudioSession calls, made live.
 struct Session: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Set an app's session category, activate or deactivate its session.",
+        abstract: "Set an app's session category, activate or deactivate its session, start or stop its audio.",
         usage: """
             iaa session <app> set --category <category> [--mode <mode>] [--options <a,b>] [--preferred-buffer <frames>]
             iaa session <app> activate
             iaa session <app> deactivate [--notify-others]
+            iaa session <app> start-audio [--record]
+            iaa session <app> stop-audio
             """,
         discussion: """
             Refusals carry AVAudioSession's names and four-character codes, e.g. \
-            `error[cannotInterruptOthers]: ('!int') …`. Events the action caused are printed one per line.
+            `error[cannotInterruptOthers]: ('!int') …`. Events the action caused are printed one per line. \
+            As on iOS, deactivating a session whose audio runs is `isBusy`: stop-audio first.
             """)
 
     /// What to do with the session.
     enum Action: String, ExpressibleByArgument, CaseIterable {
         case set, activate, deactivate
+        case startAudio = "start-audio"
+        case stopAudio = "stop-audio"
     }
 
     @OptionGroup var engine: EngineOptions
@@ -25,7 +30,7 @@ struct Session: ParsableCommand {
     @Argument(help: "The app's id.")
     var app: String
 
-    @Argument(help: "set, activate or deactivate.")
+    @Argument(help: "set, activate, deactivate, start-audio or stop-audio.")
     var action: Action
 
     @Option(help: "The session category (set).",
@@ -46,8 +51,12 @@ struct Session: ParsableCommand {
     @Flag(help: "Tell interrupted apps they may resume (deactivate).")
     var notifyOthers = false
 
+    @Flag(help: "Start recording as well as playing (start-audio).")
+    var record = false
+
     func validate() throws {
         let setOnly = category != nil || mode != nil || options != nil || preferredBuffer != nil
+        if record && action != .startAudio { throw ValidationError("--record goes with start-audio") }
         switch action {
         case .set:
             if category == nil && preferredBuffer == nil { throw ValidationError("session set needs --category (or --preferred-buffer)") }
@@ -58,6 +67,8 @@ struct Session: ParsableCommand {
             if setOnly || notifyOthers { throw ValidationError("session activate takes no options") }
         case .deactivate:
             if setOnly { throw ValidationError("session deactivate takes only --notify-others") }
+        case .startAudio, .stopAudio:
+            if setOnly || notifyOthers { throw ValidationError("session \(action.rawValue) takes no options\(action == .startAudio ? " but --record" : "")") }
         }
     }
 
@@ -84,6 +95,10 @@ struct Session: ParsableCommand {
             var params: [(String, ControlJSON)] = [("app", .string(app))]
             if notifyOthers { params.append(("notifyOthers", true)) }
             OutcomeReport.print(try client.call("session.deactivate", .object(params)))
+        case .startAudio:
+            OutcomeReport.print(try client.call("session.startAudio", ["app": .string(app), "recording": .bool(record)]))
+        case .stopAudio:
+            OutcomeReport.print(try client.call("session.stopAudio", ["app": .string(app)]))
         }
     }
 }

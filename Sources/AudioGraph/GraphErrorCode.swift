@@ -81,4 +81,7 @@ public enum GraphErrorCode: String, Sendable, Hashable, CaseIterable {
     case unknownAction
     /// A timeline entry about an app that has no `session`.
     case unmanagedApp
+    /// A grants file that someone other than its owner could change (StrictModes), or that is
+    /// owned by another user.
+    case insecureGrants
 }

@@ -16,6 +16,7 @@ extension Validator {
         let entitlements: [(value: Entitlement, pointer: String)] = SessionVocabulary.values(
             app.entitlements ?? [], "entitlement", listing: "entitlements",
             at: app.pointer + "/entitlements", &sink, failed: &failed)
+        if let grants, let id { checkGrants(entitlements, of: id, against: grants) }
         let requested: [(value: Entitlement, pointer: String)] = SessionVocabulary.values(
             app.requires ?? [], "entitlement", listing: "entitlements",
             at: app.pointer + "/requires", &sink, failed: &failed)
@@ -45,6 +46,18 @@ extension Validator {
                                active: active ?? false, backgroundModes: Set(modes.map(\.value)),
                                entitlements: Set(entitlements.map(\.value)), foreground: state == .foreground,
                                isInterAppAudio: role != .app, requestedEntitlements: Set(requested.map(\.value)))
+    }
+
+    /// A graph may grant no more than the grants file in force allows the app.
+    private mutating func checkGrants(_ entitlements: [(value: Entitlement, pointer: String)], of id: String,
+                                      against grants: Grants) {
+        for (entitlement, pointer) in entitlements where !grants.allows(entitlement, app: id) {
+            let allowed = grants.entitlements(of: id).map(\.rawValue).sorted()
+            sink.error(.missingEntitlement, at: pointer,
+                       "the grants file \(grants.file) does not allow app \(JSONText.quoted(id)) the entitlement \(JSONText.quoted(entitlement.rawValue))",
+                       hint: "remove it from the graph, or have the grants file's owner add it"
+                           + (allowed.isEmpty ? " (it allows this app nothing)" : " (it allows: \(allowed.joined(separator: ", ")))"))
+        }
     }
 
     /// Records `app` as the one foreground app, or reports that another one already is.

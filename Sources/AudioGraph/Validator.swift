@@ -22,6 +22,8 @@ public struct Validator {
     var sink: DiagnosticSink
     let description: GraphDescription
     let registry: NodeRegistry
+    /// What a grants file allows, when one is in force: graphs may grant no more.
+    let grants: Grants?
     var apps: [ResolvedApp] = []
     /// First app with each id, by index into `apps`.
     var appIndex: [String: Int] = [:]
@@ -41,9 +43,10 @@ public struct Validator {
         return slash == file.startIndex ? "/" : String(file[..<slash])
     }
 
-    private init(_ description: GraphDescription, file: String, registry: NodeRegistry) {
+    private init(_ description: GraphDescription, file: String, registry: NodeRegistry, grants: Grants?) {
         self.description = description
         self.registry = registry
+        self.grants = grants
         self.file = file
         sink = DiagnosticSink(file: file, sourceMap: description.sourceMap)
         dependencies = TopologicalOrder(appCount: description.apps.count)
@@ -52,8 +55,8 @@ public struct Validator {
     /// Validates `description`; `file` names it in diagnostics. Structural checks (unknown keys,
     /// JSON types) belong to reading the file, so a description built in code skips them.
     public static func validate(_ description: GraphDescription, file: String,
-                                registry: NodeRegistry) -> GraphLoadResult {
-        var validator = Validator(description, file: file, registry: registry)
+                                registry: NodeRegistry, grants: Grants? = nil) -> GraphLoadResult {
+        var validator = Validator(description, file: file, registry: registry, grants: grants)
         for app in description.apps { validator.resolve(app) }
         for connection in description.connections { validator.resolve(connection) }
         validator.checkJackClient()

@@ -76,7 +76,7 @@ extension EngineCore {
     func apply(_ request: ControlRequest) throws -> ControlReply {
         let text = try string(request, "text")
         let file = request["file"]?.stringValue ?? "graph.json"
-        let loaded = GraphFile.load(text: text, file: file, registry: GraphLoading.registry)
+        let loaded = GraphFile.load(text: text, file: file, registry: GraphLoading.registry, grants: grants)
         guard let newGraph = loaded.graph, let newDescription = loaded.description else {
             throw RequestError(code: "invalidGraph", message: GraphLoading.report(loaded))
         }

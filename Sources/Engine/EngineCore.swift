@@ -30,6 +30,8 @@ final class EngineCore: @unchecked Sendable {
     private var faultsReported: Set<String> = []
     /// The deadline guard's share of the period (0 off); applied to every backend this core adopts.
     var deadlineShare: Double = 0.5
+    /// The grants file in force: every applied graph is held to it too.
+    var grants: Grants?
     /// JACK's buffer size as last seen (JACK also calls its callback once at activation).
     private var bufferSize: Int
 

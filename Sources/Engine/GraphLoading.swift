@@ -12,8 +12,16 @@ public enum GraphLoading {
         return registry
     }
 
-    public static func load(_ path: String) -> GraphLoadResult {
-        GraphFile.load(path: path, registry: registry)
+    public static func load(_ path: String, grants: Grants? = nil) -> GraphLoadResult {
+        GraphFile.load(path: path, registry: registry, grants: grants)
+    }
+
+    /// The grants file at `path` (ownership checked, StrictModes-style), or the diagnostics that
+    /// refuse it, already reported on stderr.
+    public static func loadGrants(_ path: String) -> Grants? {
+        let loaded = GrantsFile.load(path: path)
+        if !loaded.diagnostics.isEmpty { StandardError.write(loaded.diagnostics.map(\.formatted).joined(separator: "\n")) }
+        return loaded.grants
     }
 
     /// Every diagnostic in GCC form, one per line (hints on their own line).

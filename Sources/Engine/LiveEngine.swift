@@ -17,6 +17,8 @@ public struct LiveEngine {
         /// Percent of the period one node may take in 3 consecutive cycles before it is bypassed
         /// or muted (0 turns the deadline guard off).
         public var deadlinePercent: Double = 50
+        /// A grants file bounding the entitlements graphs may grant (`--grants`), or nil.
+        public var grantsPath: String?
 
         public init(graphPath: String, serverName: String? = nil, clientName: String? = nil, socketPath: String? = nil) {
             self.graphPath = graphPath
@@ -41,7 +43,12 @@ public struct LiveEngine {
         sigaddset(&stopSignals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
-        let loaded = GraphLoading.load(options.graphPath)
+        var grants: Grants?
+        if let path = options.grantsPath {
+            guard let loaded = GraphLoading.loadGrants(path) else { return 1 }
+            grants = loaded
+        }
+        let loaded = GraphLoading.load(options.graphPath, grants: grants)
         if !loaded.diagnostics.isEmpty { StandardError.write(GraphLoading.report(loaded)) }
         guard let graph = loaded.graph, let description = loaded.description else { return 1 }
 
@@ -64,6 +71,7 @@ public struct LiveEngine {
         do {
             core = try EngineCore(graph: graph, description: description, backend: backend, serverName: serverName)
             core.deadlineShare = options.deadlinePercent / 100
+            core.grants = grants
             core.adopt(backend)
             let startEvents = try core.startUp()
             if graph.transport.timebaseMaster {

@@ -26,6 +26,10 @@ struct Run: ParsableCommand {
                                valueName: "PERCENT"))
     var deadline: Double = 50
 
+    @Option(help: ArgumentHelp("A grants file: the entitlements each app may be granted; graphs that grant more are refused. It must be writable only by its owner (you or root).",
+                               valueName: "file"), completion: .file(extensions: ["json"]))
+    var grants: String?
+
     func validate() throws {
         guard deadline.isFinite, deadline >= 0, deadline <= 100 else {
             throw ValidationError("--deadline must be a percentage from 0 to 100 (0 turns the guard off), not \(deadline)")
@@ -35,6 +39,7 @@ struct Run: ParsableCommand {
     func run() throws {
         var options = LiveEngine.Options(graphPath: graph, serverName: server, clientName: name, socketPath: socket)
         options.deadlinePercent = deadline
+        options.grantsPath = grants
         let code = LiveEngine(options: options).run()
         if code != 0 { throw ExitCode(code) }
     }

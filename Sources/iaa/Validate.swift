@@ -14,6 +14,10 @@ struct Validate: ParsableCommand {
     @Flag(help: "Print the diagnostics as one JSON array on stdout.")
     var json = false
 
+    @Option(help: ArgumentHelp("Hold the graphs to this grants file, as `iaa run --grants` would.", valueName: "file"),
+            completion: .file(extensions: ["json"]))
+    var grants: String?
+
     func validate() throws {
         if graphs.isEmpty { throw ValidationError("name at least one graph file") }
     }
@@ -21,8 +25,19 @@ struct Validate: ParsableCommand {
     func run() throws {
         var failed = false
         var all: [Diagnostic] = []
+        var bound: Grants?
+        if let grants {
+            let loaded = GrantsFile.load(path: grants)
+            guard let allowed = loaded.grants else {
+                if json { print("[" + loaded.diagnostics.map(\.json).joined(separator: ",") + "]") } else {
+                    StandardError.write(loaded.diagnostics.map(\.formatted).joined(separator: "\n"))
+                }
+                throw ExitCode(1)
+            }
+            bound = allowed
+        }
         for path in graphs {
-            let result = GraphLoading.load(path)
+            let result = GraphLoading.load(path, grants: bound)
             all += result.diagnostics
             if result.graph == nil { failed = true }
             guard !json else { continue }

@@ -89,6 +89,10 @@ extension EngineCore {
             return .result(.object([("applied", .bool(false)), ("diff", diff.json)]))
         }
         let oldExternals = Set(graph.externalConnections.map { "\($0)" })
+        let newExternals = Set(newGraph.externalConnections.map { "\($0)" })
+        // Resolved against the running graph and the ports present now, before the swap.
+        let dropped = graph.externalConnections.filter { !newExternals.contains("\($0)") }
+        for pair in backend.disconnect(dropped, in: graph) { noteOwnConnection(pair.source, pair.destination) }
         let sameSessions = graph.apps.map(\.id) == newGraph.apps.map(\.id) && graph.apps.map(\.session) == newGraph.apps.map(\.session)
         publish(try install(newGraph, sameSessions: sameSessions))
         replaceDescription(newDescription)

@@ -152,6 +152,25 @@ extension JackIntegration {
             #expect(error.message.contains("bad.json:1:1: error[missingKey]"))
         }
 
+        @Test("apply breaks the JACK connections the new graph drops and makes the ones it adds")
+        func applyRewiresJack() throws {
+            let running = try Running(graph: "graphs/demo.json", client: "t-rewire")
+            defer { running.stop() }
+            func mixOut() throws -> [String] { try jackConnections()["t-rewire:mix.out"] ?? [] }
+            #expect(try mixOut().sorted() == ["system:playback_1", "system:playback_2"])
+            let demo = try String(contentsOfFile: JackHarness.path("graphs/demo.json"), encoding: .utf8)
+            let moved = demo.replacingOccurrences(of: #"{ "from": "mix:out", "to": "@playback" }"#,
+                                                  with: #"{ "from": "tone:out", "to": "system:playback_1" }"#)
+            let applied = try running.result("apply", ["text": .string(moved), "file": "moved.json"])
+            #expect(applied["diff"]?["jackConnectionsRemoved"]?.arrayValue?.count == 1)
+            let left = try mixOut()
+            #expect(left.isEmpty, "the dropped connection is still there: \(left)")
+            #expect(try jackConnections()["t-rewire:tone.out"] == ["system:playback_1"])
+            _ = try running.result("apply", ["text": .string(demo), "file": "demo.json"])
+            #expect(try mixOut().sorted() == ["system:playback_1", "system:playback_2"])
+            #expect(try jackConnections()["t-rewire:tone.out"]?.isEmpty == true)
+        }
+
         @Test("the event stream reports session events and connections made from outside")
         func eventStream() throws {
             let running = try Running(graph: "graphs/headunit.json", client: "t-ev")

@@ -63,7 +63,7 @@ enum GraphDecoder {
         let shield = strict ? JSONStringShield(text) : nil
         let composed: Node?
         do {
-            composed = try Yams.compose(yaml: shield?.text ?? text)
+            composed = try Yams.compose(yaml: strict ? yamlSafeWhitespace(shield?.text ?? text) : text)
         } catch let error as YamlError {
             // The scanner already located every duplicate key more precisely than Yams does.
             if case .duplicatedKeysInMapping = error, duplicatesFound { return Result(diagnostics: diagnostics) }
@@ -82,6 +82,15 @@ enum GraphDecoder {
         let root = converter.convert(composed, pointer: "")
         diagnostics += converter.diagnostics
         return Result(root: root, diagnostics: diagnostics.inDocumentOrder())
+    }
+
+    /// JSON allows tabs wherever it allows spaces; YAML does not (a tab cannot indent), so Yams
+    /// rejected valid JSON such as "\t{}" (found by the fuzz test). A raw tab inside a string is
+    /// already an error the scanner reported, so turning every tab into one space changes no
+    /// accepted document and keeps every column.
+    static func yamlSafeWhitespace(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "\t")) else { return text }
+        return String(decoding: text.utf8.map { $0 == UInt8(ascii: "\t") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
     }
 
     private static func diagnostic(for finding: JSONTextScanner.Finding, file: String) -> Diagnostic {

@@ -126,6 +126,16 @@ struct GrantsFileTests {
         #expect(loaded.diagnostics.first?.message.contains("owned by uid 65534") == true)
     }
 
+    @Test("the example grants file loads, and the head-unit graph keeps within it")
+    func example() throws {
+        let path = TestSupport.packageRoot + "/graphs/headunit.grants.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let grants = try #require(GrantsFile.load(text: text, file: path).grants)
+        #expect(grants.allows(.priorityAudio, app: "phone") && !grants.allows(.priorityAudio, app: "music"))
+        let graph = GraphFile.load(path: TestSupport.packageRoot + "/graphs/headunit.json", registry: BuiltinNodes.registry, grants: grants)
+        #expect(graph.graph != nil, "\(graph.diagnostics.map(\.formatted))")
+    }
+
     @Test("a missing grants file is an io error naming it")
     func missing() {
         let loaded = GrantsFile.load(path: "/nonexistent/grants.json")

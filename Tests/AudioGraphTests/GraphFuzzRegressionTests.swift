@@ -23,6 +23,17 @@ struct GraphFuzzRegressionTests {
 
     static let header = #""format": "iaa-graph/1", "name": "x""#
 
+    @Test("tabs are whitespace in JSON, though YAML refuses them: a tab-indented graph loads, columns intact")
+    func tabsAreWhitespace() throws {
+        // Seed 27979810 turned a timeline into "\t{}", which Yams called a syntax error.
+        #expect(Self.load("\t{}").errors.first?.code == .missingKey)
+        let result = Self.load("{\t\(Self.header),\n\t\"apps\": [\n\t\t{ \"id\": \"a\", \"plugin\": \"builtin:gian\" } ] }")
+        let error = try #require(result.errors.first)
+        #expect("\(error.code):\(error.pointer):\(error.line ?? 0):\(error.column ?? 0)" == "unknownPlugin:/apps/0/plugin:3:26")
+        // A raw tab inside a string is still an error (JSON wants \t).
+        #expect(Self.load("{\(Self.header), \"apps\": [ { \"id\": \"a\tb\", \"plugin\": \"builtin:gain\" } ] }").graph == nil)
+    }
+
     @Test("an app id of the wrong type beside an Inter-App Audio connection is an error, not a crash")
     func wrongTypeIdBeforeHost() {
         // The unfinished first app used to be dropped from the graph, shifting the indices the

@@ -19,7 +19,7 @@ enum TestSupport {
     /// The graph files of a folder relative to the package root, as sorted relative paths: its JSON
     /// files except the schema and timelines (`NAME.timeline.json`, which drive graph `NAME.json`).
     static func jsonFiles(in folder: String) -> [String] {
-        allJSONFiles(in: folder).filter { !$0.hasSuffix(".timeline.json") }
+        allJSONFiles(in: folder).filter { !$0.hasSuffix(".timeline.json") && !$0.hasSuffix(".grants.json") }
     }
 
     /// The timelines of a folder (`NAME.timeline.json`), as sorted relative paths.

@@ -14,7 +14,7 @@ enum EngineTestSupport {
     /// Every example graph in `graphs/` (not the schema, not timelines), as package-relative paths.
     static let exampleGraphs: [String] = {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot + "/graphs")) ?? []
-        return names.filter { $0.hasSuffix(".json") && $0 != "graph.schema.json" && !$0.hasSuffix(".timeline.json") }
+        return names.filter { $0.hasSuffix(".json") && $0 != "graph.schema.json" && !$0.hasSuffix(".timeline.json") && !$0.hasSuffix(".grants.json") }
             .sorted().map { "graphs/" + $0 }
     }()
 

@@ -96,6 +96,12 @@ struct PluginEntitlementTests {
         #expect(output.contains { $0 != 0 }, "the v1 plugin rendered silence")
     }
 
+    @Test("the engine loads ABI 1 and the header's own version, which is 2")
+    func supportedVersions() {
+        #expect(PluginLibrary.supportedABIVersions == [1, 2])
+        #expect(PluginLibrary.supportedABIVersions.last == IAA_PLUGIN_ABI_VERSION)
+    }
+
     @Test("PluginExport builds ABI 2 descriptors carrying the requested entitlements")
     func swiftExport() throws {
         var description = PluginNodeDescription(

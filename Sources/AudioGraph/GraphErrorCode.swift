@@ -56,7 +56,8 @@ public enum GraphErrorCode: String, Sendable, Hashable, CaseIterable {
     case duplicateConnection
     /// A port glob that matches no port.
     case emptyGlob
-    /// Inter-App Audio: an app lacks a grant or background mode a connection needs ('ent?').
+    /// An app lacks a grant or background mode an Inter-App Audio connection needs, or a grant its
+    /// plugin requests ('ent?').
     case missingEntitlement
     /// Inter-App Audio: a session that cannot take part (no mixWithOthers, not active) ('!cat').
     case incompatibleCategory

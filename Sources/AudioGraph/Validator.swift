@@ -137,6 +137,7 @@ public struct Validator {
             }
         }
         let (configuration, parameters) = type.map { values(of: app, type: $0) } ?? (NodeConfiguration(), [])
+        if let type { checkPluginEntitlements(of: app, id: id, type: type) }
         let session = sessionSetup(of: app, id: id, role: role)
         let layout = type?.layout(configuration)
         let component = component(of: app, id: id, role: role, type: type, layout: layout)

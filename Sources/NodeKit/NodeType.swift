@@ -12,12 +12,16 @@ public struct NodeType: Sendable {
     public let configuration: [ConfigurationSpec]
     /// The Inter-App Audio component the node publishes (nil for plain processing nodes).
     public let component: ComponentDescription?
+    /// The entitlements this type's nodes need, by the names graph files use ("microphone"): a
+    /// request, not a grant. A graph loads only when it grants each of them to the app holding
+    /// the node, else validation fails with `missingEntitlement`. Empty for the built-in types.
+    public let requestedEntitlements: [String]
     private let layoutFor: @Sendable (NodeConfiguration) -> NodeLayout
     private let factory: @Sendable (NodeConfiguration) throws -> any AudioNode
 
     public init(id: String, displayName: String, summary: String,
                 parameters: [ParameterSpec] = [], configuration: [ConfigurationSpec] = [],
-                component: ComponentDescription? = nil,
+                component: ComponentDescription? = nil, requestedEntitlements: [String] = [],
                 layout: @escaping @Sendable (NodeConfiguration) -> NodeLayout,
                 make: @escaping @Sendable (NodeConfiguration) throws -> any AudioNode) {
         self.id = id
@@ -26,6 +30,7 @@ public struct NodeType: Sendable {
         self.parameters = parameters
         self.configuration = configuration
         self.component = component
+        self.requestedEntitlements = requestedEntitlements
         self.layoutFor = layout
         self.factory = make
     }

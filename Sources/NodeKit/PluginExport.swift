@@ -63,6 +63,7 @@ public final class PluginExport: @unchecked Sendable {
                           unit: unitCode(spec.unit), discrete: spec.isDiscrete ? 1 : 0)
         }
         let component = description.component
+        let entitlements = description.requestedEntitlements.map { Optional(cString($0)) }
         let descriptor = UnsafeMutablePointer<iaa_plugin_descriptor>.allocate(capacity: 1)
         descriptor.initialize(to: iaa_plugin_descriptor(
             id: cString(description.id), name: cString(description.name), summary: cString(description.summary),
@@ -73,7 +74,8 @@ public final class PluginExport: @unchecked Sendable {
             parameters: table(parameters), parameter_count: UInt32(parameters.count),
             create: ExportThunks.create, process: ExportThunks.process, set_parameter: nil,
             reset: ExportThunks.reset, destroy: ExportThunks.destroy,
-            user_data: UnsafeRawPointer(Unmanaged.passRetained(node.factory).toOpaque())))
+            user_data: UnsafeRawPointer(Unmanaged.passRetained(node.factory).toOpaque()),
+            entitlements: table(entitlements), entitlement_count: UInt32(entitlements.count)))
         return descriptor
     }
 

@@ -15,15 +15,20 @@ public struct PluginNodeDescription: Sendable, Hashable {
     public var layout: NodeLayout
     /// The parameters, in the order of `ProcessContext.parameters`.
     public var parameters: [ParameterSpec]
+    /// The entitlements the node needs, by the names graph files use: `"inter-app-audio"`,
+    /// `"priority-audio"`, `"microphone"`. A request, not a grant: a graph using the node loads
+    /// only when it grants each one to the app holding it. Empty for most nodes.
+    public var requestedEntitlements: [String]
 
     /// Describes one node type.
     public init(id: String, name: String, summary: String = "", component: ComponentDescription,
-                layout: NodeLayout, parameters: [ParameterSpec] = []) {
+                layout: NodeLayout, parameters: [ParameterSpec] = [], requestedEntitlements: [String] = []) {
         self.id = id
         self.name = name
         self.summary = summary
         self.component = component
         self.layout = layout
         self.parameters = parameters
+        self.requestedEntitlements = requestedEntitlements
     }
 }

@@ -1,3 +1,4 @@
+import AudioGraph
 import IAAPluginABI
 import NodeKit
 
@@ -143,6 +144,28 @@ struct DescriptorCheck {
             }
             result.append(ParameterSpec(name: name, displayName: display, range: low...high, defaultValue: value,
                                         unit: unit, isDiscrete: parameter.discrete != 0))
+        }
+        return result
+    }
+
+    /// The entitlement names of an ABI 2 descriptor: each one the graph's vocabulary knows, none
+    /// twice. (An ABI 1 descriptor has no table: its copy holds NULL and 0.)
+    func entitlements(_ table: UnsafePointer<UnsafePointer<CChar>?>?, count: UInt32) throws(PluginLoadError) -> [String] {
+        if count > 0 && table == nil { throw failure("entitlements is NULL but entitlement_count is \(count)") }
+        let known = Validator.entitlementNames
+        if count > UInt32(known.count) {
+            throw failure("entitlement_count \(count) is more than the \(known.count) entitlements there are")
+        }
+        var result: [String] = []
+        for index in 0..<Int(count) {
+            guard let pointer = table?[index] else { throw failure("entitlements[\(index)] is NULL") }
+            let field = "entitlements[\(index)]"
+            let name = try text(pointer, field: field)
+            guard known.contains(name) else {
+                throw failure("\(field) \"\(name)\" is not an entitlement; valid names: " + known.joined(separator: ", "))
+            }
+            if result.contains(name) { throw failure("\(field) \"\(name)\" is requested twice") }
+            result.append(name)
         }
         return result
     }

@@ -18,16 +18,33 @@ public struct PluginDescriptor: @unchecked Sendable {
     public let layout: NodeLayout
     /// The parameter table, in order (the process context's ramps follow it).
     public let parameters: [ParameterSpec]
-    /// The C descriptor (static data of the library).
+    /// The entitlements the node requests, in table order (always empty for an ABI 1 plugin).
+    /// A graph must grant each of them to the app holding the node.
+    public let requestedEntitlements: [String]
+    /// The plugin ABI version of the library's list.
+    public let abiVersion: UInt32
+    /// The C descriptor (static data of the library), passed back to `create`.
     let raw: UnsafePointer<iaa_plugin_descriptor>
+    /// A copy of the fields `abiVersion` defines; the later ones are zero. Read function pointers
+    /// here, never through `raw`: an older descriptor is shorter than this header's struct.
+    let fields: iaa_plugin_descriptor
 
-    /// Reads and checks `raw`; `position` is its index in the library's list, `library` the path
-    /// shown in errors.
-    static func read(_ raw: UnsafePointer<iaa_plugin_descriptor>?, position: Int,
+    /// The size of a version 1 descriptor: this header's struct up to `entitlements`.
+    static let version1Size = MemoryLayout<iaa_plugin_descriptor>.offset(of: \.entitlements)!
+
+    /// Reads and checks `raw`, a descriptor of a list carrying `abiVersion` (one the engine loads);
+    /// `position` is its index in the library's list, `library` the path shown in errors.
+    static func read(_ raw: UnsafePointer<iaa_plugin_descriptor>?, abiVersion: UInt32, position: Int,
                      library: String) throws(PluginLoadError) -> PluginDescriptor {
         var check = DescriptorCheck(library: library, position: position)
         guard let raw else { throw check.failure("descriptors[\(position)] is NULL") }
-        let descriptor = raw.pointee
+        // Copy only the bytes the plugin's version defines: reading a whole struct of this header
+        // from a version 1 plugin would read past the end of its descriptor.
+        var descriptor = iaa_plugin_descriptor()
+        let size = abiVersion == 1 ? version1Size : MemoryLayout<iaa_plugin_descriptor>.size
+        withUnsafeMutableBytes(of: &descriptor) { bytes in
+            bytes.copyMemory(from: UnsafeRawBufferPointer(start: UnsafeRawPointer(raw), count: size))
+        }
         let id = try check.symbol(descriptor.id, field: "id", pattern: .pluginID)
         check.id = id
         let name = try check.text(descriptor.name, field: "name")
@@ -39,7 +56,9 @@ public struct PluginDescriptor: @unchecked Sendable {
         if descriptor.process == nil { throw check.failure("process is NULL") }
         if descriptor.reset == nil { throw check.failure("reset is NULL") }
         if descriptor.destroy == nil { throw check.failure("destroy is NULL") }
+        let entitlements = try check.entitlements(descriptor.entitlements, count: descriptor.entitlement_count)
         return PluginDescriptor(id: id, name: name, summary: summary, component: component, layout: layout,
-                                parameters: parameters, raw: raw)
+                                parameters: parameters, requestedEntitlements: entitlements, abiVersion: abiVersion,
+                                raw: raw, fields: descriptor)
     }
 }

@@ -63,8 +63,21 @@ public final class PluginLibrary: @unchecked Sendable {
         let layout = descriptor.layout
         return NodeType(id: id, displayName: descriptor.name, summary: descriptor.summary,
                         parameters: descriptor.parameters, component: descriptor.component,
+                        requestedEntitlements: descriptor.requestedEntitlements,
                         layout: { _ in layout },
                         make: { _ in try PluginNode(library: self, descriptor: descriptor, plugin: id) })
+    }
+
+    /// The plugin ABI versions this engine loads, oldest first; the last is the header's
+    /// `IAA_PLUGIN_ABI_VERSION`. Version 1 descriptors end at `user_data`; version 2 added the
+    /// entitlements a node requests. The list's own layout is the same in both.
+    public static let supportedABIVersions: [UInt32] = [1, 2]
+
+    /// "versions 1 and 2", for errors.
+    static var supportedVersionsText: String {
+        let names = supportedABIVersions.map(String.init)
+        guard let last = names.last, names.count > 1 else { return "version " + (names.first ?? "none") }
+        return "versions " + names.dropLast().joined(separator: ", ") + " and " + last
     }
 
     private static func readList(_ list: UnsafePointer<iaa_plugin_list>?, path: String) throws(PluginLoadError) -> [PluginDescriptor] {
@@ -74,8 +87,8 @@ public final class PluginLibrary: @unchecked Sendable {
         }
         // abi_version is the first field in every version, so it can be read before anything else.
         let version = list.pointee.abi_version
-        guard version == IAA_PLUGIN_ABI_VERSION else {
-            throw PluginLoadError(.abiMismatch, "\(path) was built for plugin ABI version \(version); this engine loads version \(IAA_PLUGIN_ABI_VERSION)",
+        guard supportedABIVersions.contains(version) else {
+            throw PluginLoadError(.abiMismatch, "\(path) was built for plugin ABI version \(version); this engine loads \(supportedVersionsText)",
                                   hint: "rebuild the plugin against this engine's iaa_plugin.h (Sources/IAAPluginABI/include)")
         }
         let count = Int(list.pointee.count)
@@ -89,7 +102,7 @@ public final class PluginLibrary: @unchecked Sendable {
         }
         var result: [PluginDescriptor] = []
         for position in 0..<count {
-            let descriptor = try PluginDescriptor.read(table[position], position: position, library: path)
+            let descriptor = try PluginDescriptor.read(table[position], abiVersion: version, position: position, library: path)
             if result.contains(where: { $0.id == descriptor.id }) {
                 throw PluginLoadError(.invalidDescriptor, "\(path): descriptor \(position): id \"\(descriptor.id)\" is used twice",
                                       hint: "give every descriptor of a library its own id")

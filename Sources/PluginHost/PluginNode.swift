@@ -28,7 +28,11 @@ public final class PluginNode: AudioNode {
 
     private let library: PluginLibrary
     private let descriptor: UnsafePointer<iaa_plugin_descriptor>
-    // Copied out of the descriptor so a cycle reads two pointers, not the whole struct.
+    // Copied out of the descriptor's checked copy (never read through `descriptor`, which may be
+    // an older, shorter struct), so a cycle reads two pointers, not the whole struct.
+    private let createFunction: CreateFunction
+    private let resetFunction: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
+    private let destroyFunction: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
     private let processFunction: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<iaa_process_context>?) -> Void
     private let setParameterFunction: (@convention(c) (UnsafeMutableRawPointer?, UInt32, Float) -> Void)?
     private var instance: UnsafeMutableRawPointer?
@@ -53,11 +57,14 @@ public final class PluginNode: AudioNode {
         self.descriptor = descriptor.raw
         self.plugin = plugin
         // PluginDescriptor.read checked that process is set.
-        processFunction = descriptor.raw.pointee.process ?? { _, _ in }
-        setParameterFunction = descriptor.raw.pointee.set_parameter
+        processFunction = descriptor.fields.process ?? { _, _ in }
+        setParameterFunction = descriptor.fields.set_parameter
+        createFunction = descriptor.fields.create
+        resetFunction = descriptor.fields.reset
+        destroyFunction = descriptor.fields.destroy
         createdSampleRate = Self.provisionalSampleRate
         createdMaximumFrames = Self.provisionalMaximumFrames
-        instance = try Self.create(descriptor.raw, plugin: plugin, sampleRate: createdSampleRate,
+        instance = try Self.create(createFunction, descriptor.raw, plugin: plugin, sampleRate: createdSampleRate,
                                    maximumFrames: createdMaximumFrames)
         inputCount = descriptor.layout.inputs.count
         outputCount = descriptor.layout.outputs.count
@@ -86,7 +93,7 @@ public final class PluginNode: AudioNode {
     }
 
     deinit {
-        if let instance { descriptor.pointee.destroy?(instance) }
+        if let instance { destroyFunction?(instance) }
         context.deallocate()
         transport.deallocate()
         inputs.deallocate()
@@ -96,14 +103,17 @@ public final class PluginNode: AudioNode {
         midi.deallocate()
     }
 
-    private static func create(_ descriptor: UnsafePointer<iaa_plugin_descriptor>, plugin: String,
+    private typealias CreateFunction = (@convention(c) (UnsafePointer<iaa_plugin_descriptor>?, Double, UInt32,
+                                                        UnsafeMutablePointer<CChar>?, Int) -> UnsafeMutableRawPointer?)?
+
+    private static func create(_ create: CreateFunction, _ descriptor: UnsafePointer<iaa_plugin_descriptor>, plugin: String,
                                sampleRate: Double, maximumFrames: Int) throws(PluginCreateError) -> UnsafeMutableRawPointer {
         let capacity = 1024
         let result: Result<UnsafeMutableRawPointer, PluginCreateError> =
             withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
                 buffer.initialize(repeating: 0)
                 guard let base = buffer.baseAddress else { return .failure(PluginCreateError(plugin: plugin, reason: "")) }
-                if let instance = descriptor.pointee.create?(descriptor, sampleRate, UInt32(maximumFrames), base, capacity) {
+                if let instance = create?(descriptor, sampleRate, UInt32(maximumFrames), base, capacity) {
                     return .success(instance)
                 }
                 base[capacity - 1] = 0  // a plugin that filled the buffer without a terminator
@@ -117,10 +127,10 @@ public final class PluginNode: AudioNode {
     /// cycles are longer. Control side.
     public func prepare(sampleRate: Double, maximumFrames: Int) {
         guard instance == nil || sampleRate != createdSampleRate || maximumFrames > createdMaximumFrames else { return }
-        if let instance { descriptor.pointee.destroy?(instance) }
+        if let instance { destroyFunction?(instance) }
         instance = nil
         do {
-            instance = try Self.create(descriptor, plugin: plugin, sampleRate: sampleRate, maximumFrames: maximumFrames)
+            instance = try Self.create(createFunction, descriptor, plugin: plugin, sampleRate: sampleRate, maximumFrames: maximumFrames)
             failure = nil
         } catch {
             failure = error.description
@@ -133,7 +143,7 @@ public final class PluginNode: AudioNode {
 
     /// Calls the plugin's `reset`. Control side.
     public func reset() {
-        if let instance { descriptor.pointee.reset?(instance) }
+        if let instance { resetFunction?(instance) }
     }
 
     /// Fills the preallocated C context from `context` and calls the plugin's `process`.

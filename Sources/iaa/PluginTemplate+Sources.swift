@@ -137,6 +137,11 @@ extension PluginTemplate {
                 .process = \(cName)_process,
                 .reset = \(cName)_reset,
                 .destroy = \(cName)_destroy,
+                /* To request entitlements (the graph must grant them to the app), point at a
+                   static table: static const char *const entitlements[] = {"microphone"};
+                   then .entitlements = entitlements, .entitlement_count = 1 */
+                .entitlements = NULL,
+                .entitlement_count = 0,
             };
 
             static const iaa_plugin_descriptor *const descriptors[] = {&descriptor};
@@ -227,7 +232,9 @@ extension PluginTemplate {
                                                     name: "User: \(displayName)"),
                     layout: NodeLayout(inputs: \(inputs), outputs: [.output("out", "Output")]\(midi)),
                     parameters: [
-            \(parameters)        ])
+            \(parameters)        ],
+                    // Entitlements the node needs, e.g. ["microphone"]; the graph must grant them.
+                    requestedEntitlements: [])
 
                 private var sampleRate = 48_000.0
                 private var phase = 0.0

@@ -99,6 +99,8 @@ extension Plugins {
         let ports: [Port]
         let parameters: [Parameter]
         let configuration: [Setting]
+        /// The entitlements the type requests; a graph must grant them to the app holding it.
+        let requestedEntitlements: [String]
 
         init(type: NodeType, source: String) {
             id = type.id
@@ -123,6 +125,7 @@ extension Plugins {
                 Setting(name: $0.name, displayName: $0.displayName, min: $0.range.lowerBound, max: $0.range.upperBound,
                         default: $0.defaultValue)
             }
+            requestedEntitlements = type.requestedEntitlements
         }
 
         /// Several lines: the id, then ports, parameters and setup values, indented.
@@ -137,6 +140,10 @@ extension Plugins {
             }
             for setting in configuration {
                 lines.append("    setup \(setting.name): \(setting.min)…\(setting.max), default \(setting.default)")
+            }
+            if !requestedEntitlements.isEmpty {
+                lines.append("    requests entitlements: " + requestedEntitlements.joined(separator: ", ")
+                             + " (the graph must grant them)")
             }
             return lines.joined(separator: "\n")
         }

@@ -28,6 +28,22 @@ struct PluginCommandTests {
         #expect(rate["max"] as? Double == 20 && rate["default"] as? Double == 5)
     }
 
+    @Test("iaa plugins shows the entitlements a plugin requests, in text and JSON")
+    func listsRequestedEntitlements() throws {
+        let binary = try requireBinary()
+        let directory = try PluginEntitlementTests.build(PluginEntitlementTests.microphonePlugin, name: "libmic.so")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let library = directory + "/libmic.so"
+        let text = try PluginTestSupport.run(binary, ["plugins", library])
+        #expect(text.status == 0, "\(text.output)")
+        #expect(text.output.contains("    requests entitlements: microphone (the graph must grant them)"), "\(text.output)")
+        let json = try PluginTestSupport.run(binary, ["plugins", "--json", library])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let nodes = try #require(document["nodes"] as? [[String: Any]])
+        #expect(nodes.first { $0["id"] as? String == library }?["requestedEntitlements"] as? [String] == ["microphone"])
+        #expect(nodes.first { $0["id"] as? String == "builtin:gain" }?["requestedEntitlements"] as? [String] == [])
+    }
+
     @Test("iaa plugins reports a library that does not load and exits 1")
     func reportsBrokenLibrary() throws {
         let result = try PluginTestSupport.run(try requireBinary(), ["plugins", "/nonexistent/libnone.so"])

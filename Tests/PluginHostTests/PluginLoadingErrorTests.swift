@@ -59,13 +59,15 @@ struct PluginLoadingErrorTests {
         #expect(error.message.contains("libtext.so"), "\(error)")
     }
 
-    @Test("a plugin built for another ABI version is abiMismatch naming both versions")
-    func abiMismatch() throws {
+    @Test("a plugin built for an ABI version this engine does not load is abiMismatch naming it and the ones it loads",
+          arguments: ["99u", "0u", "3u"])
+    func abiMismatch(_ version: String) throws {
         var source = TestPluginSource()
-        source.abiVersion = "99u"
+        source.abiVersion = version
         let error = try error(load(source))
         #expect(error.code == .abiMismatch)
-        #expect(error.message.contains("was built for plugin ABI version 99; this engine loads version 1"), "\(error)")
+        #expect(error.message.contains("was built for plugin ABI version \(version.dropLast()); this engine loads versions 1 and 2"),
+                "\(error)")
     }
 
     /// One broken field each, and the words the error must use to name it.
@@ -84,6 +86,12 @@ struct PluginLoadingErrorTests {
          "ports do not match component.type: a generator (aurg) has audio outputs only; it has 1 audio inputs, 1 MIDI inputs, 1 audio outputs"),
         ("MIDI output", { $0.extraPorts = "{\"midi_out\", NULL, IAA_PORT_OUTPUT, IAA_PORT_MIDI, NULL}," },
          "ports[3] is a MIDI output, which iaa does not support"),
+        ("unknown entitlement", { $0.entitlements = ["\"microphone\"", "\"camera\""] },
+         "entitlements[1] \"camera\" is not an entitlement; valid names: inter-app-audio, priority-audio, microphone"),
+        ("entitlement twice", { $0.entitlements = ["\"microphone\"", "\"microphone\""] },
+         "entitlements[1] \"microphone\" is requested twice"),
+        ("null entitlement table", { $0.entitlementCount = "1" }, "entitlements is NULL but entitlement_count is 1"),
+        ("null entitlement name", { $0.entitlements = ["NULL"] }, "entitlements[0] is NULL"),
     ]
 
     @Test("an invalid descriptor is invalidDescriptor naming the descriptor and the field",

@@ -16,9 +16,57 @@ struct TestPluginSource {
     var createFailure: String?
     /// Extra port table rows, e.g. a MIDI output.
     var extraPorts = ""
+    /// The requested entitlements, as C string literals (`"\"microphone\""`, `NULL`): the table
+    /// the descriptor points at, or NULL when empty. `entitlementCount` nil means the table's size.
+    var entitlements: [String] = []
+    var entitlementCount: String?
+    /// Builds the plugin the way a version 1 plugin was built: its own copy of the version 1
+    /// descriptor struct (which ends at user_data) and a list carrying 1u. Right after that
+    /// descriptor in memory sit a bogus non-NULL pointer and count 7, where a version 2
+    /// descriptor's entitlements would be, so an engine reading them from a v1 list fails.
+    var version1 = false
 
     var text: String {
         let failure = createFailure.map { "snprintf(error, error_size, \"%s\", \"\($0)\"); return NULL;" } ?? ""
+        let table = entitlements.isEmpty ? "" : "static const char *const entitlements[] = {\(entitlements.joined(separator: ", "))};"
+        let tableName = entitlements.isEmpty ? "NULL" : "entitlements"
+        let count = entitlementCount ?? String(entitlements.count)
+        let descriptor = version1 ? """
+            typedef struct v1_descriptor {
+                const char *id, *name, *summary;
+                iaa_component component;
+                const iaa_port *ports;
+                uint32_t port_count;
+                const iaa_parameter *parameters;
+                uint32_t parameter_count;
+                void *(*create)(const struct iaa_plugin_descriptor *, double, uint32_t, char *, size_t);
+                void (*process)(void *, const iaa_process_context *);
+                void (*set_parameter)(void *, uint32_t, float);
+                void (*reset)(void *);
+                void (*destroy)(void *);
+                const void *user_data;
+            } v1_descriptor;
+            static const struct { v1_descriptor descriptor; const void *bogus; uint32_t bogus_count; } v1 = {
+                {
+                    \(id), "Probe", "A test plugin.",
+                    {\(componentType), \(subtype), "test", NULL, 1},
+                    ports, sizeof ports / sizeof ports[0], parameters, 2,
+                    probe_create, probe_process, probe_set_parameter, probe_reset, probe_destroy, NULL,
+                },
+                (const void *)0x1, 7,
+            };
+            static const iaa_plugin_descriptor *const descriptors[] = {(const iaa_plugin_descriptor *)&v1.descriptor};
+            """ : """
+            \(table)
+            static const iaa_plugin_descriptor descriptor = {
+                \(id), "Probe", "A test plugin.",
+                {\(componentType), \(subtype), "test", NULL, 1},
+                ports, sizeof ports / sizeof ports[0], parameters, 2,
+                probe_create, probe_process, probe_set_parameter, probe_reset, probe_destroy, NULL,
+                \(tableName), \(count),
+            };
+            static const iaa_plugin_descriptor *const descriptors[] = {&descriptor};
+            """
         let entry = exportsEntry
             ? "IAA_PLUGIN_EXPORT const iaa_plugin_list *iaa_plugin_entry(void) { return &list; }"
             : "const iaa_plugin_list *not_the_entry(void) { return &list; }"
@@ -65,14 +113,8 @@ struct TestPluginSource {
                 {"gain", "Gain", \(gainRange.min), \(gainRange.max), \(gainRange.default), \(unit), 0},
                 {"offset", "Offset", -1.0f, 1.0f, 0.0f, IAA_UNIT_GENERIC, 1},
             };
-            static const iaa_plugin_descriptor descriptor = {
-                \(id), "Probe", "A test plugin.",
-                {\(componentType), \(subtype), "test", NULL, 1},
-                ports, sizeof ports / sizeof ports[0], parameters, 2,
-                probe_create, probe_process, probe_set_parameter, probe_reset, probe_destroy, NULL,
-            };
-            static const iaa_plugin_descriptor *const descriptors[] = {&descriptor};
-            static const iaa_plugin_list list = {\(abiVersion), 1, descriptors};
+            \(descriptor)
+            static const iaa_plugin_list list = {\(version1 ? "1u" : abiVersion), 1, descriptors};
             \(entry)
 
             """

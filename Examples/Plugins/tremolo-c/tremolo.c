@@ -82,6 +82,9 @@ static const iaa_plugin_descriptor tremolo_descriptor = {
     .reset = tremolo_reset,
     .destroy = tremolo_destroy,
     .user_data = NULL,
+    /* ABI 2: the entitlements the node needs, e.g. {"microphone"}; a tremolo needs none. */
+    .entitlements = NULL,
+    .entitlement_count = 0,
 };
 
 static const iaa_plugin_descriptor *const descriptors[] = {&tremolo_descriptor};

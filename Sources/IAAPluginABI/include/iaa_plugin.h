@@ -10,7 +10,8 @@
  *         { "in", "Input", IAA_PORT_INPUT, IAA_PORT_AUDIO, NULL },
  *         { "out", "Output", IAA_PORT_OUTPUT, IAA_PORT_AUDIO, NULL },
  *     };
- *     static const iaa_plugin_descriptor tremolo = { "tremolo", ..., create, process, NULL, reset, destroy, NULL };
+ *     static const iaa_plugin_descriptor tremolo = { "tremolo", ..., create, process, NULL, reset, destroy, NULL,
+ *                                                    NULL, 0 };   // no entitlements requested
  *     static const iaa_plugin_descriptor *const all[] = { &tremolo };
  *     static const iaa_plugin_list list = { IAA_PLUGIN_ABI_VERSION, 1, all };
  *     IAA_PLUGIN_EXPORT const iaa_plugin_list *iaa_plugin_entry(void) { return &list; }
@@ -19,8 +20,10 @@
  * and `set_parameter` run on the audio thread: they must not allocate (malloc, new), lock a
  * mutex, wait, do I/O or print. The engine never calls two functions of one instance at once.
  *
- * Compatibility: a change to any struct below bumps IAA_PLUGIN_ABI_VERSION; the engine refuses a
- * plugin whose list carries another version and names both versions in its error.
+ * Compatibility: a change to any struct below bumps IAA_PLUGIN_ABI_VERSION. The engine loads
+ * every version it knows (1 and 2: version 2 added the descriptor's `entitlements` and
+ * `entitlement_count`, and the engine never reads them from a version 1 list), and refuses any
+ * other version, naming the plugin's version and the ones it loads.
  */
 #ifndef IAA_PLUGIN_H
 #define IAA_PLUGIN_H
@@ -32,8 +35,9 @@
 extern "C" {
 #endif
 
-/** The version of this ABI. A plugin's list carries the version it was compiled with. */
-#define IAA_PLUGIN_ABI_VERSION 1u
+/** The version of this ABI. A plugin's list carries the version it was compiled with.
+ *  Version 2 added `entitlements` and `entitlement_count` at the end of iaa_plugin_descriptor. */
+#define IAA_PLUGIN_ABI_VERSION 2u
 
 /** Marks `iaa_plugin_entry` as exported even when built with -fvisibility=hidden. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -217,6 +221,16 @@ typedef struct iaa_plugin_descriptor {
     void (*destroy)(void *instance);
     /** Free for the plugin's own use (the Swift export helper keeps its node factory here). */
     const void *user_data;
+
+    /* Added in ABI version 2 (a version 1 descriptor ends at user_data). */
+
+    /** The entitlements the node needs, by the names graph files use: "inter-app-audio",
+     *  "priority-audio", "microphone"; each at most once. This is a request, not a grant: a graph
+     *  that uses the node loads only when it grants every one of them to the app holding the
+     *  node (`"entitlements": ["microphone"]`), otherwise it fails with missingEntitlement. May be
+     *  NULL when entitlement_count is 0. */
+    const char *const *entitlements;
+    uint32_t entitlement_count;
 } iaa_plugin_descriptor;
 
 /** What `iaa_plugin_entry` returns. Lives as long as the library (make it static). */

@@ -11,7 +11,9 @@ extension Validator {
     ///
     /// `entitlements`, `requires`, `backgroundModes` and `state` are checked on every app, so a
     /// misspelling is caught before someone adds the session that would make it count.
-    mutating func sessionSetup(of app: AppDescription, id: String?, role: AppRole) -> AppSessionSetup? {
+    /// `pluginRequests`: the app's node type requests entitlements, so its `entitlements` matter
+    /// even without a session (they are what the plugin gets).
+    mutating func sessionSetup(of app: AppDescription, id: String?, role: AppRole, pluginRequests: Bool = false) -> AppSessionSetup? {
         var failed = false
         let entitlements: [(value: Entitlement, pointer: String)] = SessionVocabulary.values(
             app.entitlements ?? [], "entitlement", listing: "entitlements",
@@ -32,7 +34,7 @@ extension Validator {
         // A `session` of the wrong type was reported while reading; it still marks the app managed.
         let managed = app.session != nil || description.sourceMap.values[app.pointer + "/session"] != nil
         guard managed else {
-            warnIgnoredFields(of: app)
+            warnIgnoredFields(of: app, entitlementsUsed: pluginRequests)
             return nil
         }
         if state == .foreground { claimForeground(app) }
@@ -76,9 +78,9 @@ extension Validator {
     }
 
     /// Warns that the session fields of an app without `session` do not apply.
-    private mutating func warnIgnoredFields(of app: AppDescription) {
+    private mutating func warnIgnoredFields(of app: AppDescription, entitlementsUsed: Bool) {
         let written: [(key: String, present: Bool)] = [
-            ("entitlements", app.entitlements != nil), ("requires", app.requires != nil),
+            ("entitlements", app.entitlements != nil && !entitlementsUsed), ("requires", app.requires != nil),
             ("backgroundModes", app.backgroundModes != nil), ("state", app.state != nil),
         ]
         let keys = written.filter(\.present).map(\.key)

@@ -138,7 +138,7 @@ public struct Validator {
         }
         let (configuration, parameters) = type.map { values(of: app, type: $0) } ?? (NodeConfiguration(), [])
         if let type { checkPluginEntitlements(of: app, id: id, type: type) }
-        let session = sessionSetup(of: app, id: id, role: role)
+        let session = sessionSetup(of: app, id: id, role: role, pluginRequests: !(type?.requestedEntitlements.isEmpty ?? true))
         let layout = type?.layout(configuration)
         let component = component(of: app, id: id, role: role, type: type, layout: layout)
         apps.append(ResolvedApp(id: id, role: role, type: type, configuration: configuration,

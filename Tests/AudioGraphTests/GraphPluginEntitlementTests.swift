@@ -59,6 +59,20 @@ struct GraphPluginEntitlementTests {
         #expect(none.errors.isEmpty && none.graph != nil)
     }
 
+    @Test("an app without a session that grants its plugin's request gets no ignored-field warning")
+    func grantWithoutSession() throws {
+        let text = """
+            { "format": "iaa-graph/1", "name": "rec",
+              "apps": [ { "id": "rec", "plugin": "test:recorder", "entitlements": ["microphone"] } ] }
+            """
+        let result = TestSupport.load(json: text, registry: Self.registry(requests: ["microphone"]))
+        #expect(result.graph != nil)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.formatted))")
+        // For a type that requests nothing, entitlements without a session still mean nothing.
+        let plain = TestSupport.load(json: text, registry: Self.registry(requests: []))
+        #expect(plain.diagnostics.map(\.code) == [.ignoredSessionField])
+    }
+
     @Test("the entitlement names plugins may request are the graph's")
     func names() {
         #expect(Validator.entitlementNames == ["inter-app-audio", "priority-audio", "microphone"])

@@ -121,6 +121,7 @@ struct DescriptionReader {
     private mutating func readJack(_ node: JSONNode) -> JackDescription? {
         guard let object = object(node, at: "/jack", what: "\"jack\"", keys: Keys.jack) else { return nil }
         var jack = JackDescription(client: object.string("client", &sink))
+        jack.expose = object.member("expose")
         if let connections = object.array("connections", &sink) {
             jack.connections = connections.enumerated().compactMap { index, element in
                 let pointer = JSONPointer.appending("/jack/connections", index)
@@ -143,7 +144,7 @@ struct DescriptionReader {
         static let transport = ["tempo", "beatsPerBar", "playing", "timebaseMaster"]
         static let component = ["type", "subtype", "manufacturer", "name", "version"]
         static let connection = ["from", "to", "gain"]
-        static let jack = ["client", "connections"]
+        static let jack = ["client", "expose", "connections"]
         static let jackConnection = ["from", "to"]
     }
 }

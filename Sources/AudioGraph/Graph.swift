@@ -18,10 +18,12 @@ public struct Graph: Sendable {
     public let policy: PolicyConfiguration
     /// The graph's `transport` block: the host tempo and meter.
     public let transport: TransportConfiguration
+    /// Which app ports are JACK ports (`jack.expose`).
+    public let exposure: PortExposure
 
     public init(name: String, apps: [App], connections: [Connection],
                 externalConnections: [ExternalConnection], order: [Int], policy: PolicyConfiguration = .init(),
-                transport: TransportConfiguration = .init()) {
+                transport: TransportConfiguration = .init(), exposure: PortExposure = .all) {
         self.name = name
         self.apps = apps
         self.connections = connections
@@ -29,13 +31,14 @@ public struct Graph: Sendable {
         self.order = order
         self.policy = policy
         self.transport = transport
+        self.exposure = exposure
     }
 
     /// The same graph with other connections (for live connect and disconnect); the order is
     /// recomputed by the caller's validation, so this is only for changes that keep it valid.
     public func with(connections: [Connection], order: [Int]) -> Graph {
         Graph(name: name, apps: apps, connections: connections, externalConnections: externalConnections,
-              order: order, policy: policy, transport: transport)
+              order: order, policy: policy, transport: transport, exposure: exposure)
     }
 
     /// The index of the app called `id`.

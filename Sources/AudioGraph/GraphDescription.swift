@@ -157,6 +157,8 @@ public struct ConnectionDescription: Sendable {
 public struct JackDescription: Sendable {
     public var client: String?
     public var connections: [JackConnectionDescription]
+    /// `expose` as written ("all", "none" or APP:PORT patterns); the validator reads it.
+    public var expose: JSONNode?
 
     public init(client: String? = nil, connections: [JackConnectionDescription] = []) {
         self.client = client

@@ -114,23 +114,25 @@ public enum PlanCompiler {
         var ports: [ExternalPort] = []
     }
 
-    /// Every app port is exposed, so `jack_lsp` lists it and anything can be wired to it.
+    /// The ports `graph.exposure` selects (every app port by default), so `jack_lsp` lists them
+    /// and anything can be wired to them.
     static func exposedPorts(_ graph: Graph) -> Exposure {
-        var exposure = Exposure()
+        let exposure = graph.exposure
+        var result = Exposure()
         var inputPorts: [ExternalPort] = [], outputPorts: [ExternalPort] = []
         var order = 0
         for (appIndex, app) in graph.apps.enumerated() {
-            for (portIndex, spec) in app.layout.inputs.enumerated() {
+            for (portIndex, spec) in app.layout.inputs.enumerated() where exposure.exposes(app: appIndex, .input, port: portIndex) {
                 let address = PortAddress(app: appIndex, port: portIndex)
-                exposure.inputIndex[address] = exposure.inputs.count
-                exposure.inputs.append(address)
+                result.inputIndex[address] = result.inputs.count
+                result.inputs.append(address)
                 inputPorts.append(ExternalPort(appID: app.id, portName: spec.name, displayName: spec.displayName,
                                                group: spec.group, direction: .input, order: order, kind: .audio,
                                                midiIndex: -1))
                 order += 1
             }
-            for (portIndex, spec) in app.layout.outputs.enumerated() {
-                exposure.outputs.append(PortAddress(app: appIndex, port: portIndex))
+            for (portIndex, spec) in app.layout.outputs.enumerated() where exposure.exposes(app: appIndex, .output, port: portIndex) {
+                result.outputs.append(PortAddress(app: appIndex, port: portIndex))
                 outputPorts.append(ExternalPort(appID: app.id, portName: spec.name, displayName: spec.displayName,
                                                 group: spec.group, direction: .output, order: order, kind: .audio,
                                                 midiIndex: -1))
@@ -140,8 +142,8 @@ public enum PlanCompiler {
         // MIDI inputs of one app all feed that app's buffer (numbered as the compiler numbers them).
         var midiPorts: [ExternalPort] = []
         var midiApps = 0
-        for app in graph.apps where !app.layout.midiInputs.isEmpty {
-            for spec in app.layout.midiInputs {
+        for (appIndex, app) in graph.apps.enumerated() where !app.layout.midiInputs.isEmpty {
+            for (portIndex, spec) in app.layout.midiInputs.enumerated() where exposure.exposes(app: appIndex, .midiInput, port: portIndex) {
                 midiPorts.append(ExternalPort(appID: app.id, portName: spec.name, displayName: spec.displayName,
                                               group: spec.group, direction: .input, order: order, kind: .midi,
                                               midiIndex: midiApps))
@@ -149,7 +151,7 @@ public enum PlanCompiler {
             }
             midiApps += 1
         }
-        exposure.ports = inputPorts + outputPorts + midiPorts
-        return exposure
+        result.ports = inputPorts + outputPorts + midiPorts
+        return result
     }
 }

@@ -62,6 +62,7 @@ public struct Validator {
         validator.checkJackClient()
         for app in description.apps.indices { validator.checkJackNames(app: app) }
         for connection in description.jack.connections { validator.resolve(connection) }
+        let exposure = validator.exposure()
         let policy = validator.policy()
         let transport = validator.transport()
         guard !validator.sink.diagnostics.contains(where: \.isError) else {
@@ -77,7 +78,8 @@ public struct Validator {
         let graph = Graph(name: description.name ?? "", apps: apps,
                           connections: validator.connections,
                           externalConnections: validator.externalConnections,
-                          order: validator.dependencies.order(), policy: policy, transport: transport)
+                          order: validator.dependencies.order(), policy: policy, transport: transport,
+                          exposure: exposure)
         // Inter-App Audio's conditions are about apps as the graph holds them, so they are checked
         // last, over the graph itself, with the rules the engine applies to live connections.
         validator.checkInterAppAudio(graph)

@@ -69,7 +69,8 @@ extension EngineCore {
             }
             publish(try install(edited, sameSessions: true))
         default:
-            let sources = jackNames(source, output: true), destinations = jackNames(destination, output: false)
+            let sources = try jackNames(source, output: true, field: "from")
+            let destinations = try jackNames(destination, output: false, field: "to")
             for (from, to) in PortPairing.pairs(sources, destinations) {
                 noteOwnConnection(from, to)
                 let outcome = backend.connect(from, to)
@@ -105,7 +106,8 @@ extension EngineCore {
                 if self.graph.connections == graph.connections { _ = try? install(graph, sameSessions: true) }
             }
         default:
-            for (from, to) in PortPairing.pairs(jackNames(source, output: true), jackNames(destination, output: false)) {
+            for (from, to) in PortPairing.pairs(try jackNames(source, output: true, field: "from"),
+                                                try jackNames(destination, output: false, field: "to")) {
                 guard backend.disconnect(from, to) else {
                     throw RequestError(code: "notConnected", message: "\(from) is not connected to \(to)")
                 }
@@ -115,10 +117,21 @@ extension EngineCore {
         return .result(.object([("disconnected", .array(removed))]))
     }
 
-    private func jackNames(_ endpoint: Endpoint, output: Bool) -> [String] {
+    /// The JACK names of an endpoint's ports; an app port the graph's `jack.expose` leaves out
+    /// has none, which is an error that says how to expose it.
+    private func jackNames(_ endpoint: Endpoint, output: Bool, field: String) throws -> [String] {
         switch endpoint {
-        case .apps(let addresses): return addresses.map { jackName($0, output: output) }
-        case .outside(let names): return names
+        case .apps(let addresses):
+            for address in addresses where !graph.exposure.exposes(app: address.app, output ? .output : .input, port: address.port) {
+                let app = graph.apps[address.app]
+                let name = "\(app.id):\((output ? app.layout.outputs : app.layout.inputs)[address.port].name)"
+                throw RequestError(code: "notExposed",
+                                   message: "\(name) is not a JACK port: the graph's \"jack\": {\"expose\"} leaves it out; add \"\(name)\" there (iaa apply)",
+                                   field: field)
+            }
+            return addresses.map { jackName($0, output: output) }
+        case .outside(let names):
+            return names
         }
     }
 }

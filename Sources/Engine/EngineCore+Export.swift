@@ -36,7 +36,10 @@ extension EngineCore {
                                             : [("from", .string(ours)), ("to", .string(other))])
             }
         }
-        lines.append("  \"jack\": {\"client\": \(JSONValue.string(clientName).text), \"connections\": [")
+        let expose = graph.exposure.patterns.map { patterns in
+            ", \"expose\": " + (patterns.isEmpty ? JSONValue.string("none") : JSONValue.array(patterns.map(JSONValue.string))).text
+        } ?? ""
+        lines.append("  \"jack\": {\"client\": \(JSONValue.string(clientName).text)\(expose), \"connections\": [")
         lines.append(jack.map { "    " + $0.text }.joined(separator: ",\n"))
         lines.append("  ]}")
         lines.append("}")

@@ -11,6 +11,8 @@ struct GraphDiff {
     var connectionsRemoved: [String] = []
     var jackConnectionsAdded: [String] = []
     var jackConnectionsRemoved: [String] = []
+    /// `jack.expose` changed: ports are registered or unregistered.
+    var exposeChanged = false
 
     init(old: Graph, new: Graph) {
         let oldApps = Dictionary(uniqueKeysWithValues: old.apps.map { ($0.id, $0) })
@@ -31,6 +33,7 @@ struct GraphDiff {
         let newJack = new.externalConnections.map { Self.text($0, in: new) }
         jackConnectionsAdded = newJack.filter { !oldJack.contains($0) }
         jackConnectionsRemoved = oldJack.filter { !newJack.contains($0) }
+        exposeChanged = old.exposure.patterns != new.exposure.patterns
     }
 
     static func text(_ connection: Connection, in graph: Graph) -> String {
@@ -54,6 +57,7 @@ struct GraphDiff {
             ("appsAdded", list(appsAdded)), ("appsRemoved", list(appsRemoved)), ("appsChanged", list(appsChanged)),
             ("connectionsAdded", list(connectionsAdded)), ("connectionsRemoved", list(connectionsRemoved)),
             ("jackConnectionsAdded", list(jackConnectionsAdded)), ("jackConnectionsRemoved", list(jackConnectionsRemoved)),
+            ("exposeChanged", .bool(exposeChanged)),
         ])
     }
 }

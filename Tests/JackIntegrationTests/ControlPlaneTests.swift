@@ -171,6 +171,31 @@ extension JackIntegration {
             #expect(try jackConnections()["t-rewire:tone.out"]?.isEmpty == true)
         }
 
+        @Test("jack.expose: only the chosen ports are JACK ports, and connecting a hidden one says how to expose it")
+        func exposedPortsOnly() throws {
+            let directory = try JackHarness.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
+            var demo = try String(contentsOfFile: JackHarness.path("graphs/demo.json"), encoding: .utf8)
+            demo = demo.replacingOccurrences(of: #""client": "iaa","#, with: #""client": "iaa", "expose": ["tone-gain:in"],"#)
+            let graphFile = directory.appendingPathComponent("exposed.json").path
+            try demo.write(toFile: graphFile, atomically: true, encoding: .utf8)
+            let socket = directory.appendingPathComponent("e.sock").path
+            let engine = try EngineProcess(graph: graphFile, client: "t-expose", arguments: ["--socket", socket])
+            defer { engine.stop() }
+            // tone-gain:in by the pattern, mix:out because jack.connections wires it to @playback.
+            #expect(try jackPorts().filter { $0.hasPrefix("t-expose:") }.sorted() == ["t-expose:mix.out", "t-expose:tone-gain.in"])
+            let client = try ControlClient(path: socket)
+            guard case .failure(let error) = try client.call("connect", params: ["from": "tone:out", "to": "system:playback_1"]) else {
+                Issue.record("a port that is not exposed was connected")
+                return
+            }
+            #expect(error.code == "notExposed")
+            #expect(error.message.contains("tone:out is not a JACK port") && error.message.contains("add \"tone:out\" there"), "\(error.message)")
+            let dumped = try client.call("dump", params: ["graph": true]).get()["file"]?.stringValue ?? ""
+            #expect(dumped.contains(#""expose": ["tone-gain:in"]"#), "\(dumped)")
+        }
+
         @Test("the event stream reports session events and connections made from outside")
         func eventStream() throws {
             let running = try Running(graph: "graphs/headunit.json", client: "t-ev")

@@ -49,6 +49,10 @@ enum GraphDecoder {
         var diagnostics: [Diagnostic] = []
         var duplicatesFound = false
         var tooDeep = false
+        // YAML reads a pair outside an object as a mapping, so the tree would not be the one the
+        // author wrote, and every error found in it would mislead: report only those. When YAML
+        // fails anyway (a missing ']' also puts a pair in an array), its message says more.
+        var pairs: [Diagnostic] = []
         for finding in JSONTextScanner.scan(text) {
             if case .tooDeep = finding.kind {
                 tooDeep = true
@@ -56,6 +60,10 @@ enum GraphDecoder {
                 continue
             }
             if case .duplicateKey = finding.kind { duplicatesFound = true }
+            if case .pairOutsideObject = finding.kind {
+                pairs.append(diagnostic(for: finding, file: file))
+                continue
+            }
             diagnostics.append(diagnostic(for: finding, file: file))
         }
         // The parser would recurse once per level, and run out of stack.
@@ -73,6 +81,7 @@ enum GraphDecoder {
             diagnostics.append(Diagnostic(code: .syntax, file: file, message: "\(error)"))
             return Result(diagnostics: diagnostics)
         }
+        if !pairs.isEmpty { return Result(diagnostics: (diagnostics + pairs).inDocumentOrder()) }
         guard let composed else {
             diagnostics.append(Diagnostic(code: .syntax, file: file, line: 1, column: 1,
                                           message: "the file is empty", hint: emptyHint))
@@ -102,6 +111,11 @@ enum GraphDecoder {
         case .comment:
             return Diagnostic(code: .syntax, file: file, line: at.line, column: at.column, pointer: finding.pointer,
                               message: "comments are not JSON", hint: "remove the comment, or name the file .yaml")
+        case .pairOutsideObject(let inArray):
+            return Diagnostic(code: .syntax, file: file, line: at.line, column: at.column, pointer: finding.pointer,
+                              message: inArray ? "':' inside an array: JSON arrays hold values, not key: value pairs"
+                                               : "':' outside any object: a JSON document is one value",
+                              hint: inArray ? "wrap the pair in braces: [{\"key\": value}]" : "wrap the members in { }")
         case .duplicateKey(let key, let first):
             return Diagnostic(code: .duplicateKey, file: file, line: at.line, column: at.column, pointer: finding.pointer,
                               message: "duplicate key \"\(key)\" (first written at line \(first.line), column \(first.column))",

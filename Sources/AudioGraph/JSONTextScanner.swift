@@ -11,6 +11,9 @@ struct JSONTextScanner {
         enum Kind: Equatable {
             case trailingComma(closing: Character)
             case comment
+            /// A `key: value` pair where JSON has none: in an array, or outside any object
+            /// (YAML reads both as mappings).
+            case pairOutsideObject(inArray: Bool)
             /// `key` repeats in one object; `first` is where it was written before.
             case duplicateKey(key: String, first: SourceLocation)
             /// Arrays and objects nest deeper than ``maximumDepth``; the scan stops there.
@@ -84,8 +87,13 @@ struct JSONTextScanner {
                 if !stack.isEmpty { stack.removeLast() }
                 advance()
             case ":":
-                if case .object(let pointer, let keys, let key, _)? = stack.last {
+                switch stack.last {
+                case .object(let pointer, let keys, let key, _)?:
                     stack[stack.count - 1] = .object(pointer: pointer, keys: keys, currentKey: key, expectingKey: false)
+                case .array?:
+                    findings.append(Finding(kind: .pairOutsideObject(inArray: true), location: start, pointer: currentPointer))
+                case nil:
+                    findings.append(Finding(kind: .pairOutsideObject(inArray: false), location: start, pointer: currentPointer))
                 }
                 advance()
             case ",":

@@ -34,6 +34,19 @@ struct GraphFuzzRegressionTests {
         #expect(Self.load("{\(Self.header), \"apps\": [ { \"id\": \"a\tb\", \"plugin\": \"builtin:gain\" } ] }").graph == nil)
     }
 
+    @Test("a key: value pair inside an array or outside any object is not JSON, though YAML reads it as a mapping")
+    func pairsOutsideObjects() throws {
+        let inArray = Self.load("{ \(Self.header), \"apps\": [\"id\": 1] }")
+        #expect(inArray.graph == nil)
+        let error = try #require(inArray.errors.first)
+        #expect("\(error.code):\(error.line ?? 0):\(error.column ?? 0)" == "syntax:1:54", "\(error.formatted)")
+        #expect(error.message == "':' inside an array: JSON arrays hold values, not key: value pairs")
+        let bare = Self.load("\"format\": \"iaa-graph/1\"")
+        #expect(bare.errors.first?.message == "':' outside any object: a JSON document is one value")
+        // Colons inside strings are text.
+        #expect(Self.load("{ \(Self.header), \"apps\": [ { \"id\": \"a\", \"plugin\": \"builtin:gain\" } ] }").graph != nil)
+    }
+
     @Test("an app id of the wrong type beside an Inter-App Audio connection is an error, not a crash")
     func wrongTypeIdBeforeHost() {
         // The unfinished first app used to be dropped from the graph, shifting the indices the

@@ -16,7 +16,8 @@ extension EngineCore {
                 ("cycles", .number(Double(backend.cycleCount))), ("cycleTime", cycleTimeJSON()),
                 ("deadlineFaults", .number(Double(backend.deadlineFaultCount))),
             ])),
-            ("transport", .object([("playing", .bool(backend.transportRolling)), ("tempo", .number(graph.transport.tempo))])),
+            ("transport", .object([("playing", .bool(backend.transportRolling)), ("recording", .bool(backend.isRecording)),
+                                   ("tempo", .number(graph.transport.tempo))])),
             ("apps", .array(graph.apps.indices.map(appJSON))),
             ("interruption", .bool(sessions.policy.states.contains { $0.interrupted })),
         ])

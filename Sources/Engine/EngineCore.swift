@@ -117,7 +117,12 @@ final class EngineCore: @unchecked Sendable {
             switch plan.slot(for: app)?.takeTransportRequest() ?? .none {
             case .play: backend.startTransport()
             case .stop: backend.stopTransport()
-            case .toggleRecord, .none: break
+            case .toggleRecord:
+                let recording = backend.toggleRecording()
+                server?.publish(JSONValue.object([("t", .number(time)), ("transport", .object([
+                    ("recording", .bool(recording)), ("by", .string(app)),
+                ]))]), topic: "events")
+            case .none: break
             }
         }
     }

@@ -9,6 +9,16 @@ extension JackBackend {
     /// Stops JACK's transport.
     public func stopTransport() { jack_transport_stop(clientHandle) }
 
+    /// The host's record state, which nodes see as `transport.isRecording`. JACK's transport has
+    /// no record flag, so the engine keeps it (as a DAW host would for Inter-App Audio nodes).
+    public var isRecording: Bool { cycleState.recording.load(ordering: .relaxed) }
+
+    /// Flips the record state (a node's `toggleRecord` request); returns the new state.
+    @discardableResult
+    public func toggleRecording() -> Bool {
+        cycleState.recording.logicalXor(true, ordering: .relaxed).newValue
+    }
+
     /// Becomes JACK's timebase master (unless another client already is), so every client sees
     /// this tempo and meter. Returns false when JACK refused.
     @discardableResult

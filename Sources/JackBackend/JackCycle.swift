@@ -20,6 +20,8 @@ final class JackCycle: @unchecked Sendable {
     let lastBusyMicroseconds = Atomic<Int64>(0)
     let maximumBusyMicroseconds = Atomic<Int64>(0)
     let shutDown = Atomic<Bool>(false)
+    /// The host's record state (JACK's transport has none): toggled by node requests.
+    let recording = Atomic<Bool>(false)
     /// Per-app time and peak are measured only while someone watches (`iaa top`).
     let metering = Atomic<Bool>(false)
     /// Every cycle's processing time, for median, p99 and max.
@@ -148,7 +150,8 @@ final class JackCycle: @unchecked Sendable {
         guard let client else { return .stopped }
         var position = jack_position_t()
         let state = jack_transport_query(client, &position)
-        var transport = HostTransport(isPlaying: state == JackTransportRolling, tempo: defaultTempo,
+        var transport = HostTransport(isPlaying: state == JackTransportRolling, isRecording: recording.load(ordering: .relaxed),
+                                      tempo: defaultTempo,
                                       beatsPerBar: defaultBeatsPerBar, sampleTime: Int64(position.frame))
         if position.valid.rawValue & JackPositionBBT.rawValue != 0, position.beats_per_minute > 0 {
             transport.tempo = position.beats_per_minute

@@ -50,6 +50,9 @@ public struct TransportRequestCell: BitwiseCopyable {
 
     public static var none: TransportRequestCell { TransportRequestCell(cell: nil) }
 
+    /// The cell as an opaque pointer, for the C ABI's `host` (PluginHost).
+    public var opaqueCell: UnsafeMutableRawPointer? { cell.map { UnsafeMutableRawPointer(mutating: $0) } }
+
     /// Asks the host to play, stop or toggle recording; the engine acts on it after the cycle.
     /// - Realtime: safe.
     @inlinable public func request(_ request: TransportRequest) {

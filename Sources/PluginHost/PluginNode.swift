@@ -1,5 +1,6 @@
 import IAAPluginABI
 import NodeKit
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -89,7 +90,12 @@ public final class PluginNode: AudioNode {
             outputs: UnsafeRawPointer(outputs).assumingMemoryBound(to: UnsafeMutablePointer<Float>?.self),
             output_count: UInt32(outputCount),
             parameters: UnsafePointer(ramps), parameter_count: UInt32(parameterCount),
-            midi: UnsafePointer(midi), midi_count: 0, transport: UnsafePointer(transport)))
+            midi: UnsafePointer(midi), midi_count: 0, transport: UnsafePointer(transport),
+            request_transport: { host, request in
+                // `host` is the slot's request cell; an unknown request is ignored by the engine.
+                guard let host, request <= UInt32(UInt8.max) else { return }
+                host.assumingMemoryBound(to: Atomic<UInt8>.self).pointee.store(UInt8(request), ordering: .releasing)
+            }, host: nil))
     }
 
     deinit {
@@ -188,6 +194,7 @@ public final class PluginNode: AudioNode {
         c.pointee.output_count = UInt32(outputsGiven)
         c.pointee.parameter_count = UInt32(parametersGiven)
         c.pointee.midi_count = UInt32(events)
+        c.pointee.host = context.transportRequests.opaqueCell
         processFunction(instance, UnsafePointer(c))
     }
 }

@@ -183,7 +183,17 @@ typedef struct iaa_process_context {
     uint32_t midi_count;
     /** The host's transport (never NULL). */
     const iaa_transport *transport;
+    /** ABI 2. Asks the host to play, stop or toggle recording (IAA_TRANSPORT_*), as an
+     *  Inter-App Audio node's transport controls do; the engine acts after the cycle. Safe on
+     *  the audio thread. Call it as `c->request_transport(c->host, IAA_TRANSPORT_PLAY)`. */
+    void (*request_transport)(void *host, uint32_t request);
+    void *host;
 } iaa_process_context;
+
+/** Requests for iaa_process_context.request_transport. */
+#define IAA_TRANSPORT_PLAY 1u
+#define IAA_TRANSPORT_STOP 2u
+#define IAA_TRANSPORT_TOGGLE_RECORD 3u
 
 /* ---- The descriptor ---------------------------------------------------------------------- */
 

@@ -1,0 +1,110 @@
+import AudioFiles
+import ControlSocket
+import Foundation
+import SignalAnalysis
+import Testing
+
+extension JackIntegration {
+    /// An Inter-App Audio node drives its host's transport: a C plugin asks to play and to
+    /// toggle recording through `request_transport`; JACK's transport rolls, the engine's record
+    /// state flips, and every node sees it in its transport.
+    @Suite("Nodes drive the host transport", .serialized,
+           .enabled(if: JackHarness.server != nil, "needs the private JACK server that tools/test starts"))
+    struct NodeTransportTests {
+        /// `play` and `record` are buttons: each change of value sends one request. The output is
+        /// 0.5 while the host records, 0.25 while it only plays, else 0.
+        static let source = """
+            #include <stdlib.h>
+            #include "iaa_plugin.h"
+
+            typedef struct remote { float play, record; } remote;
+
+            static void *remote_create(const iaa_plugin_descriptor *d, double rate, uint32_t frames, char *error, size_t size) {
+                (void)d; (void)rate; (void)frames; (void)error; (void)size;
+                return calloc(1, sizeof(remote));
+            }
+
+            static void remote_process(void *instance, const iaa_process_context *c) {
+                remote *self = instance;
+                if (c->parameters[0].end != self->play) {
+                    self->play = c->parameters[0].end;
+                    c->request_transport(c->host, self->play > 0 ? IAA_TRANSPORT_PLAY : IAA_TRANSPORT_STOP);
+                }
+                if (c->parameters[1].end != self->record) {
+                    self->record = c->parameters[1].end;
+                    c->request_transport(c->host, IAA_TRANSPORT_TOGGLE_RECORD);
+                }
+                float level = c->transport->recording ? 0.5f : c->transport->playing ? 0.25f : 0.0f;
+                for (uint32_t f = 0; f < c->frames; f++) c->outputs[0][f] = level;
+            }
+
+            static void remote_reset(void *instance) { (void)instance; }
+            static void remote_destroy(void *instance) { free(instance); }
+
+            static const iaa_port ports[] = { {"out", "Output", IAA_PORT_OUTPUT, IAA_PORT_AUDIO, NULL} };
+            static const iaa_parameter parameters[] = {
+                {"play", "Play", 0.0f, 1.0f, 0.0f, IAA_UNIT_BOOLEAN, 1},
+                {"record", "Record", 0.0f, 1.0f, 0.0f, IAA_UNIT_BOOLEAN, 1},
+            };
+            static const iaa_plugin_descriptor remote_node = {
+                "remote", "Remote", "Presses the host's transport buttons", {"aurg", "rmte", "test", NULL, 0x10000},
+                ports, 1, parameters, 2, remote_create, remote_process, NULL, remote_reset, remote_destroy, NULL, NULL, 0
+            };
+            static const iaa_plugin_descriptor *const all[] = { &remote_node };
+            static const iaa_plugin_list list = { IAA_PLUGIN_ABI_VERSION, 1, all };
+            IAA_PLUGIN_EXPORT const iaa_plugin_list *iaa_plugin_entry(void) { return &list; }
+            """
+
+        func level(of port: String, in directory: URL) throws -> Float {
+            let take = directory.appendingPathComponent("take.wav").path
+            #expect(try runCommand("jack_rec", ["-f", take, "-d", "1", port]).status == 0)
+            let samples = Array(try SoundFileReader(path: take).readAll()[0].dropFirst(4_800))
+            return samples.isEmpty ? -1 : samples.max() ?? -1
+        }
+
+        func waitFor(_ condition: () throws -> Bool) rethrows -> Bool {
+            for _ in 0..<60 {
+                if try condition() { return true }
+                usleep(50_000)
+            }
+            return try condition()
+        }
+
+        @Test("play and toggle-record requests from a C node reach JACK's transport and the host's record state")
+        func remoteTransport() throws {
+            let directory = try JackHarness.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
+            let sourceFile = directory.appendingPathComponent("remote.c").path
+            try Self.source.write(toFile: sourceFile, atomically: true, encoding: .utf8)
+            let build = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-I", JackHarness.path("Sources/IAAPluginABI/include"),
+                                              "-o", directory.appendingPathComponent("libremote.so").path, sourceFile])
+            try #require(build.status == 0, "cc failed: \(build.stderr)")
+            let graph = directory.appendingPathComponent("remote.json").path
+            try #"{ "format": "iaa-graph/1", "name": "remote", "apps": [ { "id": "remote", "plugin": "libremote.so" } ] }"#
+                .write(toFile: graph, atomically: true, encoding: .utf8)
+            let socket = directory.appendingPathComponent("e.sock").path
+            let engine = try EngineProcess(graph: graph, client: "t-remote", arguments: ["--socket", socket])
+            defer {
+                _ = try? runCommand("/bin/sh", ["-c", "printf 'stop\\nquit\\n' | jack_transport"])
+                engine.stop()
+            }
+            let client = try ControlClient(path: socket)
+            func transport() throws -> ControlJSON? { try client.call("status", params: [:]).get()["transport"] }
+            #expect(try transport()?["recording"]?.boolValue == false)
+
+            _ = try client.call("set", params: ["app": "remote", "param": "play", "value": 1]).get()
+            #expect(try waitFor { try transport()?["playing"]?.boolValue == true }, "JACK's transport did not start")
+            #expect(try level(of: "t-remote:remote.out", in: directory) == 0.25)
+
+            _ = try client.call("set", params: ["app": "remote", "param": "record", "value": 1]).get()
+            #expect(try waitFor { try transport()?["recording"]?.boolValue == true }, "the host did not start recording")
+            #expect(try level(of: "t-remote:remote.out", in: directory) == 0.5)
+
+            _ = try client.call("set", params: ["app": "remote", "param": "record", "value": 0]).get()
+            #expect(try waitFor { try transport()?["recording"]?.boolValue == false }, "the second toggle did not stop recording")
+            _ = try client.call("set", params: ["app": "remote", "param": "play", "value": 0]).get()
+            #expect(try waitFor { try transport()?["playing"]?.boolValue == false }, "JACK's transport did not stop")
+        }
+    }
+}

@@ -95,34 +95,42 @@ extension JackIntegration {
             ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count
         }
 
-        func waitFor(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if try condition() { return true }
-                usleep(50_000)
+        /// The slow plugin's graph in a private folder, and an engine running it.
+        struct Running {
+            let directory: URL
+            let log: String
+            let engine: EngineProcess
+            let client: ControlClient
+
+            init(client name: String, arguments: [String] = []) throws {
+                directory = try JackHarness.temporaryDirectory()
+                try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
+                let graphFile = try DeadlineGuardTests.prepare(in: directory)
+                log = directory.appendingPathComponent("slow.log").path
+                let socket = directory.appendingPathComponent("\(name).sock").path
+                engine = try EngineProcess(graph: graphFile, client: name, environment: ["IAA_SLOW_LOG": log],
+                                           arguments: ["--socket", socket] + arguments)
+                client = try ControlClient(path: socket)
             }
-            return try condition()
+
+            func stop() {
+                engine.stop()
+                try? FileManager.default.removeItem(at: directory)
+            }
         }
 
         @Test("a node that overruns the whole period is bypassed within 10 cycles, then causes no xrun; enable brings it back")
         func bypassesSlowNode() throws {
-            let directory = try JackHarness.temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
-            let graphFile = try Self.prepare(in: directory)
-            let log = directory.appendingPathComponent("slow.log").path
-            let socket = directory.appendingPathComponent("t-deadline.sock").path
-            let engine = try EngineProcess(graph: graphFile, client: "t-deadline", environment: ["IAA_SLOW_LOG": log],
-                                           arguments: ["--socket", socket])
-            defer { engine.stop() }
-            let client = try ControlClient(path: socket)
+            let running = try Running(client: "t-deadline")
+            defer { running.stop() }
+            let (engine, client, log) = (running.engine, running.client, running.log)
             let before = try client.call("status", params: [:]).get()
             #expect(before.slowApp?["fault"] == .null)
             let xrunsBefore = before["jack"]?["ourXruns"]?.doubleValue ?? -1
 
             // 1.2 periods per call: every cycle with it is an xrun of ours until it is bypassed.
             _ = try client.call("set", params: ["app": "slow", "param": "load", "value": 1.2]).get()
-            let bypassed = try waitFor(seconds: 5) {
+            let bypassed = try waitUntil(seconds: 5) {
                 try client.call("status", params: [:]).get().slowApp?["fault"]?["action"]?.stringValue == "bypassed"
             }
             #expect(bypassed, "the slow node was never bypassed:\n\(engine.stderr)")
@@ -157,24 +165,17 @@ extension JackIntegration {
             #expect(enabled["enabled"]?.boolValue == true)
             #expect(try client.call("status", params: [:]).get().slowApp?["fault"] == .null)
             #expect(try runCommand("jack_rec", ["-f", take, "-d", "1", "t-deadline:slow.out"]).status == 0)
-            let running = Array(try SoundFileReader(path: take).readAll()[0].dropFirst(4_800))
-            #expect(abs(SignalAnalysis.peak(running) - 0.25) < 0.01, "peak \(SignalAnalysis.peak(running))")
+            let halved = Array(try SoundFileReader(path: take).readAll()[0].dropFirst(4_800))
+            #expect(abs(SignalAnalysis.peak(halved) - 0.25) < 0.01, "peak \(SignalAnalysis.peak(halved))")
         }
 
         @Test("--deadline 0 turns the guard off: the slow node keeps running")
         func guardCanBeTurnedOff() throws {
-            let directory = try JackHarness.temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
-            let graphFile = try Self.prepare(in: directory)
-            let log = directory.appendingPathComponent("slow.log").path
-            let socket = directory.appendingPathComponent("t-deadline-off.sock").path
-            let engine = try EngineProcess(graph: graphFile, client: "t-deadline-off", environment: ["IAA_SLOW_LOG": log],
-                                           arguments: ["--socket", socket, "--deadline", "0"])
-            defer { engine.stop() }
-            let client = try ControlClient(path: socket)
+            let running = try Running(client: "t-deadline-off", arguments: ["--deadline", "0"])
+            defer { running.stop() }
+            let (client, log) = (running.client, running.log)
             _ = try client.call("set", params: ["app": "slow", "param": "load", "value": 0.7]).get()
-            #expect(waitFor(seconds: 5) { slowCalls(log) >= 30 }, "the slow node stopped running with the guard off")
+            #expect(waitUntil(seconds: 5) { slowCalls(log) >= 30 }, "the slow node stopped running with the guard off")
             #expect(try client.call("status", params: [:]).get().slowApp?["fault"] == .null)
         }
     }

@@ -31,6 +31,16 @@ enum JackHarness {
     }
 }
 
+/// Polls `condition` every 50 ms for up to `seconds`; true as soon as it holds.
+func waitUntil(seconds: Double = 3, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(50_000)
+    }
+    return try condition()
+}
+
 /// The result of a finished command.
 struct CommandResult {
     let status: Int32

@@ -62,14 +62,6 @@ extension JackIntegration {
             return samples.isEmpty ? -1 : samples.max() ?? -1
         }
 
-        func waitFor(_ condition: () throws -> Bool) rethrows -> Bool {
-            for _ in 0..<60 {
-                if try condition() { return true }
-                usleep(50_000)
-            }
-            return try condition()
-        }
-
         @Test("play and toggle-record requests from a C node reach JACK's transport and the host's record state")
         func remoteTransport() throws {
             let directory = try JackHarness.temporaryDirectory()
@@ -94,17 +86,17 @@ extension JackIntegration {
             #expect(try transport()?["recording"]?.boolValue == false)
 
             _ = try client.call("set", params: ["app": "remote", "param": "play", "value": 1]).get()
-            #expect(try waitFor { try transport()?["playing"]?.boolValue == true }, "JACK's transport did not start")
+            #expect(try waitUntil { try transport()?["playing"]?.boolValue == true }, "JACK's transport did not start")
             #expect(try level(of: "t-remote:remote.out", in: directory) == 0.25)
 
             _ = try client.call("set", params: ["app": "remote", "param": "record", "value": 1]).get()
-            #expect(try waitFor { try transport()?["recording"]?.boolValue == true }, "the host did not start recording")
+            #expect(try waitUntil { try transport()?["recording"]?.boolValue == true }, "the host did not start recording")
             #expect(try level(of: "t-remote:remote.out", in: directory) == 0.5)
 
             _ = try client.call("set", params: ["app": "remote", "param": "record", "value": 0]).get()
-            #expect(try waitFor { try transport()?["recording"]?.boolValue == false }, "the second toggle did not stop recording")
+            #expect(try waitUntil { try transport()?["recording"]?.boolValue == false }, "the second toggle did not stop recording")
             _ = try client.call("set", params: ["app": "remote", "param": "play", "value": 0]).get()
-            #expect(try waitFor { try transport()?["playing"]?.boolValue == false }, "JACK's transport did not stop")
+            #expect(try waitUntil { try transport()?["playing"]?.boolValue == false }, "JACK's transport did not stop")
         }
     }
 }

@@ -28,7 +28,9 @@ let package = Package(
         .target(name: "AudioSession"),
         // Measurements of rendered audio (RMS, peak, frequency, steps) for tests and render reports.
         .target(name: "SignalAnalysis"),
-        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", .product(name: "Yams", package: "Yams")]),
+        .target(name: "CFloatEnvironment"),
+        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment",
+                                                   .product(name: "Yams", package: "Yams")]),
         .target(name: "AudioFiles", dependencies: ["CSndfile"]),
         .target(name: "Nodes", dependencies: ["NodeKit", "AudioGraph"]),
         .target(name: "OfflineBackend", dependencies: ["AudioGraph", "AudioFiles"]),

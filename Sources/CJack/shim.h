@@ -25,12 +25,4 @@ static inline const char *CJack_pretty_name_key(void) { return JACK_METADATA_PRE
 static inline const char *CJack_port_group_key(void) { return JACK_METADATA_PORT_GROUP; }
 static inline const char *CJack_order_key(void) { return JACK_METADATA_ORDER; }
 static inline const char *CJack_signal_type_key(void) { return JACK_METADATA_SIGNAL_TYPE; }
-/* Flush denormals to zero (FTZ and DAZ) for the calling thread: a decaying filter or reverb
- * tail that reaches denormal range would otherwise cost ~100x per operation. Once per cycle. */
-#if defined(__x86_64__) || defined(__i386__)
-#include <xmmintrin.h>
-static inline void CJack_flush_denormals(void) { _mm_setcsr(_mm_getcsr() | 0x8040); }
-#else
-static inline void CJack_flush_denormals(void) {}
-#endif
 #endif

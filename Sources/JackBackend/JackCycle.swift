@@ -50,7 +50,7 @@ final class JackCycle: @unchecked Sendable {
     /// - Realtime: safe.
     func process(frames: Int) {
         let started = MonotonicClock.nanoseconds()
-        CJack_flush_denormals()
+        FloatEnvironment.flushDenormals()
         probe.begin()
         let context = RenderContext(frames: frames, sampleTime: sampleTime, transport: queryTransport())
         let budget = deadlineBudget(frames: frames)

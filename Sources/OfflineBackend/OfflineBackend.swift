@@ -75,9 +75,12 @@ public final class OfflineBackend: AudioBackend {
             pendingMIDI.removeAll(keepingCapacity: true)
         }
         probe.begin()
+        // As live: denormals flushed while rendering, and the caller's thread given back as it was.
+        let floatEnvironment = FloatEnvironment.flushDenormals()
         let rendered = exchange.withCurrentPlan(context) { plan in
             Renderer.render(plan, context)
         }
+        FloatEnvironment.restore(floatEnvironment)
         probe.end()
         guard rendered else { return nil }
         sampleTime &+= Int64(frames)

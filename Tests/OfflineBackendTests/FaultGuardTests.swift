@@ -53,4 +53,36 @@ struct FaultGuardTests {
         let recovered = UnsafeBufferPointer(start: output, count: 64).allSatisfy { $0 == 0.5 }
         #expect(recovered)
     }
+
+    /// Multiplies two small numbers whose product is denormal (about 1e-40).
+    final class Tiny: AudioNode {
+        nonisolated(unsafe) static var factors: [Float] = [1e-20, 1e-20]
+        func process(_ context: ProcessContext) {
+            for frame in 0..<context.frames { context.outputs[0][frame] = Self.factors[0] * Self.factors[1] }
+        }
+        func reset() {}
+    }
+
+    @inline(never) static func product(_ a: Float, _ b: Float) -> Float { a * b }
+
+    @Test("offline rendering flushes denormals as the JACK thread does, and gives the caller's thread back as it was")
+    func denormalsFlushed() throws {
+        let type = NodeType(id: "test:tiny", displayName: "Tiny", summary: "Writes a denormal product.",
+                            layout: { _ in NodeLayout(inputs: [], outputs: [.output("out")]) }, make: { _ in Tiny() })
+        var registry = NodeRegistry([type])
+        registry.register(type)
+        let loaded = GraphFile.load(text: #"{"format": "iaa-graph/1", "name": "t", "apps": [{"id": "tiny", "plugin": "test:tiny"}]}"#,
+                                    file: "t.json", registry: registry)
+        let graph = try #require(loaded.graph)
+        let plan = PlanCompiler.compile(graph, slots: try NodeInstances(sampleRate: 48_000, maximumFrames: 64).slots(for: graph),
+                                        sampleRate: 48_000, maximumFrames: 64, generation: 1)
+        let backend = OfflineBackend(sampleRate: 48_000, blockSize: 64)
+        backend.install(plan)
+        #expect(Self.product(1e-20, 1e-20) != 0, "this thread flushes denormals before rendering")
+        backend.renderCycle(frames: 64)
+        let output = try #require(plan.outputBuffer(app: "tiny", port: "out"))
+        #expect(UnsafeBufferPointer(start: output, count: 64).allSatisfy { $0 == 0 })
+        #expect(Self.product(1e-20, 1e-20) != 0, "rendering left denormals flushed on the caller's thread")
+        #expect(Self.product(1e-20, 1e-20).isSubnormal)
+    }
 }

@@ -46,14 +46,9 @@ public final class OscillatorNode: AudioNode {
         let cyclesPerHertz = 1 / context.sampleRate
         let start = phase
 
-        if frequency.isSteady && amplitude.isSteady {
-            // Each frame's phase from the cycle's start, not by accumulation: no serial
-            // dependency between frames, so this loop vectorizes.
+        if frequency.isSteady {
             let increment = Double(frequency.end) * cyclesPerHertz
-            let gain = Double(amplitude.end)
-            for frame in 0..<frames {
-                output[frame] = Float(gain * sine(cycles: start + Double(frame) * increment))
-            }
+            Self.renderSteady(into: output, frames: frames, start: start, increment: increment, amplitude: amplitude)
             phase = Self.wrapped(start + Double(frames) * increment)
         } else {
             var current = start
@@ -62,6 +57,41 @@ public final class OscillatorNode: AudioNode {
                 current += Double(frequency[frame]) * cyclesPerHertz
             }
             phase = Self.wrapped(current)
+        }
+    }
+
+    /// A steady frequency, eight frames at a time in `Float`.
+    ///
+    /// Each block's phase comes from the cycle's start in `Double` (no drift, no serial
+    /// dependency between blocks) and is reduced to [−0.5, 0.5] before it becomes a `Float`; each
+    /// lane adds its own offset, also reduced, so every lane's phase lies within [−1, 1], where a
+    /// `Float` resolves 6e-8 cycles (4e-7 radians).
+    /// - Realtime: safe.
+    @inline(__always)
+    private static func renderSteady(into output: UnsafeMutablePointer<Float>, frames: Int, start: Double,
+                                     increment: Double, amplitude: ParameterRamp) {
+        var offsets = SIMD8<Float>()
+        for lane in 0..<8 { offsets[lane] = Float(cycleFraction(Double(lane) * increment)) }
+        let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+        var frame = 0
+        while frame < frames {
+            let blockStart = Float(cycleFraction(start + Double(frame) * increment))
+            var samples = sine(cycles: offsets + blockStart)
+            if amplitude.isSteady {
+                samples *= amplitude.end
+            } else {
+                // ParameterRamp's subscript, per lane.
+                let index = lanes + Float(frame)
+                let ramped = amplitude.start + amplitude.step * index
+                samples *= ramped.replacing(with: amplitude.end, where: index .>= Float(amplitude.rampFrames))
+            }
+            if frames - frame >= 8 {
+                // storeBytes does not need alignment (SE-0349): one unaligned vector store.
+                UnsafeMutableRawPointer(output + frame).storeBytes(of: samples, as: SIMD8<Float>.self)
+            } else {
+                for lane in 0..<(frames - frame) { output[frame + lane] = samples[lane] }
+            }
+            frame += 8
         }
     }
 

@@ -63,20 +63,21 @@ public final class OscillatorNode: AudioNode {
     /// A steady frequency, eight frames at a time in `Float`.
     ///
     /// Each block's phase comes from the cycle's start in `Double` (no drift, no serial
-    /// dependency between blocks) and is reduced to [−0.5, 0.5] before it becomes a `Float`; each
-    /// lane adds its own offset, also reduced, so every lane's phase lies within [−1, 1], where a
-    /// `Float` resolves 6e-8 cycles (4e-7 radians).
+    /// dependency between blocks) and is reduced to [−½, ½] cycle before it becomes a `Float`;
+    /// each lane adds its own offset, also reduced, so every lane's phase lies within [−1, 1]
+    /// cycle, where a `Float` resolves 6e-8 cycles (4e-7 radians). Phases are passed doubled, in
+    /// the half cycles the kernel takes.
     /// - Realtime: safe.
     @inline(__always)
     private static func renderSteady(into output: UnsafeMutablePointer<Float>, frames: Int, start: Double,
                                      increment: Double, amplitude: ParameterRamp) {
         var offsets = SIMD8<Float>()
-        for lane in 0..<8 { offsets[lane] = Float(cycleFraction(Double(lane) * increment)) }
+        for lane in 0..<8 { offsets[lane] = Float(2 * cycleFraction(Double(lane) * increment)) }
         let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         var frame = 0
         while frame < frames {
-            let blockStart = Float(cycleFraction(start + Double(frame) * increment))
-            var samples = sine(cycles: offsets + blockStart)
+            let blockStart = Float(2 * cycleFraction(start + Double(frame) * increment))
+            var samples = sine(halfCycles: offsets + blockStart)
             if amplitude.isSteady {
                 samples *= amplitude.end
             } else {

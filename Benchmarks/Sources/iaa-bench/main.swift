@@ -72,7 +72,7 @@ do {
 // MARK: 1 + 3. Render cost per cycle, engine vs C.
 
 print("")
-print("## Render: oscillator → gain → gain per voice, summed by a mixer tree (≤64 inputs per mixer), 48 kHz, release")
+print("## Render: oscillator → gain → one-pole lowpass per voice, summed by a mixer tree (≤64 inputs per mixer), 48 kHz, release")
 print("C vector path: \(CReference.hasAVX2 ? "AVX2+FMA" : "portable (no AVX2)"). Times are medians of single cycles; ns/vf = ns per voice-frame.")
 print("")
 row(["voices", "apps", "frames", "engine ns/cycle", "p99", "ns/vf", "% of deadline", "render-only ns", "C scalar ns", "ns/vf", "C vector ns", "ns/vf", "engine/C", "engine/C-vec", "mallocs/cycle", "retains/cycle"])

@@ -1,24 +1,22 @@
 /// A one-pole lowpass by the bilinear transform, pre-warped: exactly −3 dB at the cutoff, −6 dB
-/// per octave above it, a zero at Nyquist. y[n] = c·y[n−1] + G·(x[n] + x[n−1]), with
-/// g = tan(π·f/fs), G = g/(1 + g) and c = 1 − 2G.
+/// per octave above it, a zero at Nyquist. y[n] = c·y[n−1] + u[n], u[n] = G·(x[n] + x[n−1]),
+/// with g = tan(π·f/fs), G = g/(1 + g) and c = 1 − 2G.
 ///
 /// Why a block form: the recursion is one serial multiply-add per frame, four to eight cycles of
-/// latency each. Unrolled over eight frames, every output of a block is a fixed combination of
-/// the previous output, the previous input and the block's eight inputs, so a block costs a few
-/// independent vector multiply-adds and only one step of the serial chain. The combinations are
-/// computed once per cutoff, in `Double`.
+/// latency each. Over a block of eight frames, y[k] = c^(k+1)·y[−1] + z[k] with
+/// z[k] = Σ_{j≤k} c^(k−j)·u[j], and z needs no earlier block: in each half of four it is a
+/// prefix scan in two steps (z += c·z shifted by one lane, then c²·z shifted by two), and the
+/// high half adds the low half's last z. Only c^(k+1)·y[−1] waits for the previous block, so the
+/// serial chain is one multiply-add per eight frames.
 struct OnePoleLowpass {
     /// G and c for the current cutoff.
     private(set) var gain: Float = 0
     private(set) var feedback: Float = 0
-    /// Per lane k of a block: the weight of y[−1] (c^(k+1)) and of x[−1] (G·c^k), low and high halves.
-    private var previousOutputWeights = (SIMD4<Float>(), SIMD4<Float>())
-    private var previousInputWeights = (SIMD4<Float>(), SIMD4<Float>())
-    /// weights.j: the weight of x[j] in lanes 0…7, G·(c^(k−j) + c^(k−j−1)) for k > j, G at k = j,
-    /// 0 below. Lanes 0…3 of x[4…7] are all 0, so those halves are not stored.
-    private var low = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
-    private var high = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(),
-                        SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
+    /// (c, c², c³, c⁴) and (c⁵, c⁶, c⁷, c⁸): y[−1]'s weight in each half, and (the low one) z[3]'s
+    /// weight in the high half.
+    private var lowPowers = SIMD4<Float>()
+    private var highPowers = SIMD4<Float>()
+    private var squaredFeedback: Float = 0
     private var previousInput: Float = 0
     private var previousOutput: Float = 0
 
@@ -34,39 +32,16 @@ struct OnePoleLowpass {
         return (gain, 1 - 2 * gain)
     }
 
-    /// Sets the cutoff for `render`, recomputing the block weights.
+    /// Sets the cutoff for `render`; the powers of c are computed in `Double`.
     /// - Realtime: safe.
     mutating func setCutoff(_ cutoff: Double, sampleRate: Double) {
         let (g, c) = Self.coefficients(cutoff: cutoff, sampleRate: sampleRate)
         gain = Float(g)
         feedback = Float(c)
-        var powers = SIMD8<Double>()  // c^n
-        var p = 1.0
-        for n in 0..<8 {
-            powers[n] = p
-            p *= c
-        }
-        previousOutputWeights = (SIMD4(Float(powers[1]), Float(powers[2]), Float(powers[3]), Float(powers[4])),
-                                 SIMD4(Float(powers[5]), Float(powers[6]), Float(powers[7]), Float(p)))
-        let inputWeights = g * powers
-        previousInputWeights = (SIMD4(Float(inputWeights[0]), Float(inputWeights[1]), Float(inputWeights[2]), Float(inputWeights[3])),
-                                SIMD4(Float(inputWeights[4]), Float(inputWeights[5]), Float(inputWeights[6]), Float(inputWeights[7])))
-        let w = (g, powers)
-        low = (Self.lanes(0, 0, w), Self.lanes(1, 0, w), Self.lanes(2, 0, w), Self.lanes(3, 0, w))
-        high = (Self.lanes(0, 4, w), Self.lanes(1, 4, w), Self.lanes(2, 4, w), Self.lanes(3, 4, w),
-                Self.lanes(4, 4, w), Self.lanes(5, 4, w), Self.lanes(6, 4, w), Self.lanes(7, 4, w))
-    }
-
-    /// x[j]'s weight in lanes `first`…`first`+3 of a block.
-    private static func lanes(_ j: Int, _ first: Int, _ w: (gain: Double, powers: SIMD8<Double>)) -> SIMD4<Float> {
-        SIMD4(weight(first - j, w), weight(first + 1 - j, w), weight(first + 2 - j, w), weight(first + 3 - j, w))
-    }
-
-    /// x[j]'s weight in y[j + distance]: G·(c^d + c^(d−1)), G at d = 0, 0 before x[j] arrives.
-    private static func weight(_ distance: Int, _ w: (gain: Double, powers: SIMD8<Double>)) -> Float {
-        if distance < 0 { return 0 }
-        if distance == 0 { return Float(w.gain) }
-        return Float(w.gain * (w.powers[distance] + w.powers[distance - 1]))
+        squaredFeedback = Float(c * c)
+        let c4 = c * c * c * c
+        lowPowers = SIMD4(Float(c), Float(c * c), Float(c * c * c), Float(c4))
+        highPowers = SIMD4(Float(c4 * c), Float(c4 * c * c), Float(c4 * c * c * c), Float(c4 * c4))
     }
 
     /// Filters one sample with explicit coefficients (for a moving cutoff).
@@ -79,6 +54,16 @@ struct OnePoleLowpass {
         return output
     }
 
+    /// Σ_{j≤k} c^(k−j)·u[j] for the four lanes of `u`.
+    /// - Realtime: safe.
+    @inline(__always)
+    private func scan(_ u: SIMD4<Float>) -> SIMD4<Float> {
+        var z = u
+        z += feedback * SIMD4(0, z[0], z[1], z[2])
+        z += squaredFeedback * SIMD4(0, 0, z[0], z[1])
+        return z
+    }
+
     /// Filters `frames` frames at the cutoff of the last `setCutoff`. The output may be the
     /// input's own buffer: each block is read whole before it is written.
     /// - Realtime: safe.
@@ -86,29 +71,18 @@ struct OnePoleLowpass {
         var frame = 0
         var y1 = previousOutput, x1 = previousInput
         while frames - frame >= 8 {
-            let xl = UnsafeRawPointer(input + frame).loadUnaligned(as: SIMD4<Float>.self)
-            let xh = UnsafeRawPointer(input + frame + 4).loadUnaligned(as: SIMD4<Float>.self)
-            // The block's own inputs first: they do not wait for the previous block.
-            var yl: SIMD4<Float> = low.0 * xl[0]
-            yl += low.1 * xl[1]
-            yl += low.2 * xl[2]
-            yl += low.3 * xl[3]
-            var yh: SIMD4<Float> = high.0 * xl[0]
-            yh += high.1 * xl[1]
-            yh += high.2 * xl[2]
-            yh += high.3 * xl[3]
-            yh += high.4 * xh[0]
-            yh += high.5 * xh[1]
-            yh += high.6 * xh[2]
-            yh += high.7 * xh[3]
-            yl += previousInputWeights.0 * x1
-            yh += previousInputWeights.1 * x1
-            yl += previousOutputWeights.0 * y1
-            yh += previousOutputWeights.1 * y1
-            UnsafeMutableRawPointer(output + frame).storeBytes(of: yl, as: SIMD4<Float>.self)
-            UnsafeMutableRawPointer(output + frame + 4).storeBytes(of: yh, as: SIMD4<Float>.self)
-            x1 = xh[3]
-            y1 = yh[3]
+            let low = UnsafeRawPointer(input + frame).loadUnaligned(as: SIMD4<Float>.self)
+            let high = UnsafeRawPointer(input + frame + 4).loadUnaligned(as: SIMD4<Float>.self)
+            let zLow = scan(gain * (low + SIMD4(x1, low[0], low[1], low[2])))
+            var zHigh = scan(gain * (high + SIMD4(low[3], high[0], high[1], high[2])))
+            zHigh += lowPowers * zLow[3]
+            // The only terms that wait for the previous block.
+            let yLow = zLow + lowPowers * y1
+            let yHigh = zHigh + highPowers * y1
+            UnsafeMutableRawPointer(output + frame).storeBytes(of: yLow, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(output + frame + 4).storeBytes(of: yHigh, as: SIMD4<Float>.self)
+            x1 = high[3]
+            y1 = yHigh[3]
             frame += 8
         }
         previousInput = x1

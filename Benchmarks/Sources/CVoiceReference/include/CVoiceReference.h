@@ -29,7 +29,7 @@ void cvr_render_scalar(cvr_voice *voices, int count, float *out, int frames);
 
 /// Vectorized: 8 frames per AVX2 register, the phase of each frame computed from the cycle's
 /// start (as the engine's oscillator does), sine by a degree-11 odd polynomial in float, the gain
-/// folded into the amplitude, the lowpass as one block of 8 frames (10 FMAs, as the engine's).
+/// folded into the amplitude, the lowpass as one block of 8 frames (10 FMAs on per-lane weights).
 /// Falls back to a portable loop of the same arithmetic when the CPU lacks AVX2/FMA.
 void cvr_render_vector(cvr_voice *voices, int count, float *out, int frames);
 

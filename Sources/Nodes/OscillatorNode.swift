@@ -2,7 +2,7 @@ import NodeKit
 
 /// A sine oscillator whose frequency and amplitude follow their smoothed ramps.
 ///
-/// The phase is kept in cycles as a `Double` and wrapped into [0, 1) once per cycle, so it
+/// The phase is kept in cycles as a `Double` and reduced to [−½, ½] once per cycle, so it
 /// neither drifts nor loses precision however long the engine runs.
 public final class OscillatorNode: AudioNode {
     /// Indices into `ProcessContext.parameters`, in the order of ``nodeType``'s parameters.
@@ -30,8 +30,13 @@ public final class OscillatorNode: AudioNode {
         make: { _ in OscillatorNode() }
     )
 
-    /// Where the next frame starts, in cycles, within [0, 1).
+    /// Where the next frame starts, in cycles, within [−½, ½].
     private var phase: Double = 0
+    /// Each lane's phase offset within a block of eight, in half cycles, for `laneIncrement`:
+    /// kept between cycles because recomputing it (eight `Double` reductions) cost as much as a
+    /// whole block at short cycle lengths.
+    private var laneOffsets = SIMD8<Float>()
+    private var laneIncrement: Double = .nan
 
     public init() {}
 
@@ -48,15 +53,22 @@ public final class OscillatorNode: AudioNode {
 
         if frequency.isSteady {
             let increment = Double(frequency.end) * cyclesPerHertz
-            Self.renderSteady(into: output, frames: frames, start: start, increment: increment, amplitude: amplitude)
-            phase = Self.wrapped(start + Double(frames) * increment)
+            if increment != laneIncrement {
+                var offsets = SIMD8<Float>()
+                for lane in 0..<8 { offsets[lane] = Float(2 * cycleFraction(Double(lane) * increment)) }
+                laneOffsets = offsets
+                laneIncrement = increment
+            }
+            Self.renderSteady(into: output, frames: frames, start: start, increment: increment,
+                              offsets: laneOffsets, amplitude: amplitude)
+            phase = cycleFraction(start + Double(frames) * increment)
         } else {
             var current = start
             for frame in 0..<frames {
                 output[frame] = amplitude[frame] * Float(sine(cycles: current))
                 current += Double(frequency[frame]) * cyclesPerHertz
             }
-            phase = Self.wrapped(current)
+            phase = cycleFraction(current)
         }
     }
 
@@ -64,15 +76,13 @@ public final class OscillatorNode: AudioNode {
     ///
     /// Each block's phase comes from the cycle's start in `Double` (no drift, no serial
     /// dependency between blocks) and is reduced to [−½, ½] cycle before it becomes a `Float`;
-    /// each lane adds its own offset, also reduced, so every lane's phase lies within [−1, 1]
+    /// each lane adds its `offsets`, also reduced, so every lane's phase lies within [−1, 1]
     /// cycle, where a `Float` resolves 6e-8 cycles (4e-7 radians). Phases are passed doubled, in
     /// the half cycles the kernel takes.
     /// - Realtime: safe.
     @inline(__always)
     private static func renderSteady(into output: UnsafeMutablePointer<Float>, frames: Int, start: Double,
-                                     increment: Double, amplitude: ParameterRamp) {
-        var offsets = SIMD8<Float>()
-        for lane in 0..<8 { offsets[lane] = Float(2 * cycleFraction(Double(lane) * increment)) }
+                                     increment: Double, offsets: SIMD8<Float>, amplitude: ParameterRamp) {
         let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         var frame = 0
         while frame < frames {
@@ -98,11 +108,5 @@ public final class OscillatorNode: AudioNode {
 
     public func reset() {
         phase = 0
-    }
-
-    /// `cycles` reduced to [0, 1).
-    @inline(__always)
-    private static func wrapped(_ cycles: Double) -> Double {
-        cycles - cycles.rounded(.down)
     }
 }

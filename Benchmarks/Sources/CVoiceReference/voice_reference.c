@@ -11,16 +11,10 @@ void cvr_voice_set_cutoff(cvr_voice *voice, double cutoff, double sample_rate) {
     const double g = tan(3.14159265358979323846 * cutoff / sample_rate), G = g / (1 + g), c = 1 - 2 * G;
     voice->lowpass_gain = (float)G;
     voice->feedback = (float)c;
-    double power[9];
-    power[0] = 1;
-    for (int n = 1; n < 9; n++) power[n] = power[n - 1] * c;
+    double power = 1;
     for (int k = 0; k < 8; k++) {
-        for (int j = 0; j < 8; j++) {
-            const int d = k - j;
-            voice->weights[j][k] = d < 0 ? 0.0f : d == 0 ? (float)G : (float)(G * (power[d] + power[d - 1]));
-        }
-        voice->weights[8][k] = (float)(G * power[k]);
-        voice->weights[9][k] = (float)power[k + 1];
+        power *= c;
+        voice->powers[k] = (float)power;
     }
 }
 
@@ -109,6 +103,12 @@ static void render_vector_avx2(cvr_voice *voices, int count, float *out, int fra
     const int whole = frames & ~7;
     const __m256 lanes = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i last = _mm256_set1_epi32(7);
+    /* Lane shifts up by 1, 2 and 4 (a permute, then the vacated lanes zeroed). */
+    const __m256i up1 = _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6), up2 = _mm256_setr_epi32(0, 0, 0, 1, 2, 3, 4, 5);
+    const __m256i up4 = _mm256_setr_epi32(0, 0, 0, 0, 0, 1, 2, 3);
+    const __m256 keep1 = _mm256_castsi256_ps(_mm256_setr_epi32(0, -1, -1, -1, -1, -1, -1, -1));
+    const __m256 keep2 = _mm256_castsi256_ps(_mm256_setr_epi32(0, 0, -1, -1, -1, -1, -1, -1));
+    const __m256 keep4 = _mm256_castsi256_ps(_mm256_setr_epi32(0, 0, 0, 0, -1, -1, -1, -1));
     for (int v = 0; v < count; v++) {
         cvr_voice *voice = &voices[v];
         const float start = voice->phase, increment = voice->increment;
@@ -116,25 +116,27 @@ static void render_vector_avx2(cvr_voice *voices, int count, float *out, int fra
         const __m256 vstart = _mm256_set1_ps(start), vinc = _mm256_set1_ps(increment);
         const __m256 vgain = _mm256_set1_ps(gain);
         __m256 x1 = _mm256_set1_ps(voice->previous_input), y1 = _mm256_set1_ps(voice->previous_output);
+        const float c = voice->feedback;
+        const __m256 vG = _mm256_set1_ps(voice->lowpass_gain), powers = _mm256_loadu_ps(voice->powers);
+        const __m256 c1 = _mm256_set1_ps(c), c2 = _mm256_set1_ps(c * c), c4 = _mm256_set1_ps(c * c * c * c);
         int f = 0;
         for (; f < whole; f += 8) {
             __m256 frame = _mm256_add_ps(_mm256_set1_ps((float)f), lanes);
             __m256 sample = _mm256_mul_ps(sine8(_mm256_fmadd_ps(frame, vinc, vstart)), vgain);
-            /* The lowpass block, in two chains; only the last FMA waits for the previous block. */
-            __m256 a = _mm256_mul_ps(_mm256_loadu_ps(voice->weights[8]), x1);
-            __m256 b = _mm256_mul_ps(_mm256_loadu_ps(voice->weights[0]), _mm256_permutevar8x32_ps(sample, _mm256_set1_epi32(0)));
-            for (int j = 1; j < 8; j += 2) {
-                a = _mm256_fmadd_ps(_mm256_loadu_ps(voice->weights[j]), _mm256_permutevar8x32_ps(sample, _mm256_set1_epi32(j)), a);
-                if (j + 1 < 8)
-                    b = _mm256_fmadd_ps(_mm256_loadu_ps(voice->weights[j + 1]), _mm256_permutevar8x32_ps(sample, _mm256_set1_epi32(j + 1)), b);
-            }
-            __m256 y = _mm256_fmadd_ps(_mm256_loadu_ps(voice->weights[9]), y1, _mm256_add_ps(a, b));
+            /* The lowpass block as a prefix scan: u = G·(x + x[−1]), z[k] = Σ c^(k−j)·u[j] in three
+               shift-FMA steps, then y = z + c^(k+1)·y[−1]; only the last FMA waits for the previous block. */
+            const __m256 previous = _mm256_blend_ps(_mm256_permutevar8x32_ps(sample, up1), x1, 0x01);
+            __m256 z = _mm256_mul_ps(vG, _mm256_add_ps(sample, previous));
+            z = _mm256_fmadd_ps(c1, _mm256_and_ps(_mm256_permutevar8x32_ps(z, up1), keep1), z);
+            z = _mm256_fmadd_ps(c2, _mm256_and_ps(_mm256_permutevar8x32_ps(z, up2), keep2), z);
+            z = _mm256_fmadd_ps(c4, _mm256_and_ps(_mm256_permutevar8x32_ps(z, up4), keep4), z);
+            __m256 y = _mm256_fmadd_ps(powers, y1, z);
             _mm256_storeu_ps(out + f, _mm256_add_ps(y, _mm256_loadu_ps(out + f)));
             x1 = _mm256_permutevar8x32_ps(sample, last);
             y1 = _mm256_permutevar8x32_ps(y, last);
         }
         float xs = _mm256_cvtss_f32(x1), ys = _mm256_cvtss_f32(y1);
-        const float G = voice->lowpass_gain, c = voice->feedback;
+        const float G = voice->lowpass_gain;
         for (; f < frames; f++) {
             const float xf = gain * poly_sine(start + (float)f * increment);
             ys = c * ys + G * (xf + xs);

@@ -14,13 +14,12 @@ typedef struct {
     float feedback;
     float previous_input;
     float previous_output;
-    /* For the vector path, per lane k of an 8-frame block: weights[j] is x[j]'s weight (j < 8),
-       weights[8] x[−1]'s, weights[9] y[−1]'s. Set by cvr_voice_set_cutoff. */
-    float weights[10][8];
+    /* For the vector path: y[−1]'s weight in lane k of an 8-frame block, feedback^(k+1). */
+    float powers[8];
 } cvr_voice;
 
 /// Sets the lowpass of `voice` for `cutoff` Hz: G = g/(1+g), c = 1 − 2G with g = tan(π·f/fs),
-/// and the block weights, in double.
+/// and the powers of c, in double.
 void cvr_voice_set_cutoff(cvr_voice *voice, double cutoff, double sample_rate);
 
 /// Scalar: `sinf` with a phase accumulator, then the gain and the lowpass recursion, one frame
@@ -29,7 +28,8 @@ void cvr_render_scalar(cvr_voice *voices, int count, float *out, int frames);
 
 /// Vectorized: 8 frames per AVX2 register, the phase of each frame computed from the cycle's
 /// start (as the engine's oscillator does), sine by a degree-11 odd polynomial in float, the gain
-/// folded into the amplitude, the lowpass as one block of 8 frames (10 FMAs on per-lane weights).
+/// folded into the amplitude, the lowpass over each 8-frame block as a prefix scan (three
+/// shift-FMA steps, as the engine's OnePoleLowpass does per half block).
 /// Falls back to a portable loop of the same arithmetic when the CPU lacks AVX2/FMA.
 void cvr_render_vector(cvr_voice *voices, int count, float *out, int frames);
 

@@ -129,6 +129,19 @@ for voices in [100, 1_000] {
          f(scalar.median, 0), f(scalar.median / Double(voices), 1)])
 }
 
+// MARK: Each node's DSP alone, without the engine around it.
+
+print("")
+print("## Node kernels alone: one node's process per cycle, driven by hand (no slot, no guard), medians of 16 cycles")
+print("")
+row(["node", "frames", "ns/cycle", "ns/frame"])
+row(Array(repeating: "---", count: 4))
+for (name, kernel) in NodeKernel.voiceNodes(frames: 128) {
+    // 16 cycles per timing, so the clock read (about 27 ns) does not count.
+    let stats = measure(budget: budget / 2) { for _ in 0..<16 { kernel.cycle() } }
+    row([name, "\(kernel.frames)", f(stats.median / 16, 0), f(stats.median / 16 / Double(kernel.frames), 2)])
+}
+
 // MARK: 2. Compile, publish, validate.
 
 print("")

@@ -9,20 +9,22 @@
 /// its coefficients then nudged by a few ulps so that, evaluated in `Float`, it never exceeds 1
 /// (a full-scale sine must not pass 0 dBFS) and errs by at most 1.7e-7. Valid for
 /// |halfCycles| < 2²²; the reduction is exact, so the error does not grow with the input.
+/// `scale` multiplies the coefficients (hoisted out of a caller's loop), so an amplitude costs
+/// no multiply per frame; at a scale other than 1 the result may pass ±`scale` by an ulp.
 /// - Realtime: safe.
 @inline(__always)
-func sine(halfCycles x: SIMD8<Float>) -> SIMD8<Float> {
+func sine(halfCycles x: SIMD8<Float>, scale: Float = 1) -> SIMD8<Float> {
     // Adding 1.5·2²³ rounds to the nearest integer (ties to even) in the float adder.
     let shifter = SIMD8<Float>(repeating: 12_582_912)
     let shifted = x + shifter
     let parity = unsafeBitCast(shifted, to: SIMD8<UInt32>.self) &<< 31
     let u = x - (shifted - shifter)  // exact (Sterbenz), in [−½, ½]
     let u2 = u * u
-    var series = SIMD8<Float>(repeating: 0.077_220_13)
-    series = series * u2 - 0.598_045_05
-    series = series * u2 + 2.550_032_4
-    series = series * u2 - 5.167_709
-    series = series * u2 + 3.141_593
+    var series = SIMD8<Float>(repeating: 0.077_220_13 * scale)
+    series = series * u2 - 0.598_045_05 * scale
+    series = series * u2 + 2.550_032_4 * scale
+    series = series * u2 - 5.167_709 * scale
+    series = series * u2 + 3.141_593 * scale
     let value = u * series
     return unsafeBitCast(unsafeBitCast(value, to: SIMD8<UInt32>.self) ^ parity, to: SIMD8<Float>.self)
 }

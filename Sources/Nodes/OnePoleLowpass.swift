@@ -16,11 +16,7 @@ struct OnePoleLowpass {
     /// weight in the high half.
     private var lowPowers = SIMD4<Float>()
     private var highPowers = SIMD4<Float>()
-    /// (0, c, c, c) and (0, 0, c², c²): the scan's steps as whole-vector multiplies, the zero
-    /// lanes standing for "shifted in from nothing", so the compiler keeps every lane in one
-    /// register (a scalar c times a zero-filled shift was split into scalar operations).
-    private var firstStep = SIMD4<Float>()
-    private var secondStep = SIMD4<Float>()
+    private var squaredFeedback: Float = 0
     private var previousInput: Float = 0
     private var previousOutput: Float = 0
 
@@ -42,8 +38,7 @@ struct OnePoleLowpass {
         let (g, c) = Self.coefficients(cutoff: cutoff, sampleRate: sampleRate)
         gain = Float(g)
         feedback = Float(c)
-        firstStep = SIMD4(0, Float(c), Float(c), Float(c))
-        secondStep = SIMD4(0, 0, Float(c * c), Float(c * c))
+        squaredFeedback = Float(c * c)
         let c4 = c * c * c * c
         lowPowers = SIMD4(Float(c), Float(c * c), Float(c * c * c), Float(c4))
         highPowers = SIMD4(Float(c4 * c), Float(c4 * c * c), Float(c4 * c * c * c), Float(c4 * c4))
@@ -64,8 +59,8 @@ struct OnePoleLowpass {
     @inline(__always)
     private func scan(_ u: SIMD4<Float>) -> SIMD4<Float> {
         var z = u
-        z += firstStep * SIMD4(z[0], z[0], z[1], z[2])
-        z += secondStep * SIMD4(z[0], z[1], z[0], z[1])
+        z += feedback * SIMD4(0, z[0], z[1], z[2])
+        z += squaredFeedback * SIMD4(0, 0, z[0], z[1])
         return z
     }
 
@@ -74,28 +69,24 @@ struct OnePoleLowpass {
     /// - Realtime: safe.
     mutating func render(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, frames: Int) {
         var frame = 0
-        // The previous block's inputs and outputs as whole vectors (lane 3 is x[−1], y[−1]), so
-        // every lane move below is a shuffle between registers.
-        var lastInputs = SIMD4<Float>(repeating: previousInput)
-        var lastOutputs = SIMD4<Float>(repeating: previousOutput)
+        var y1 = previousOutput, x1 = previousInput
         while frames - frame >= 8 {
             let low = UnsafeRawPointer(input + frame).loadUnaligned(as: SIMD4<Float>.self)
             let high = UnsafeRawPointer(input + frame + 4).loadUnaligned(as: SIMD4<Float>.self)
-            let zLow = scan(gain * (low + SIMD4(lastInputs[3], low[0], low[1], low[2])))
+            let zLow = scan(gain * (low + SIMD4(x1, low[0], low[1], low[2])))
             var zHigh = scan(gain * (high + SIMD4(low[3], high[0], high[1], high[2])))
-            zHigh += lowPowers * SIMD4(repeating: zLow[3])
+            zHigh += lowPowers * zLow[3]
             // The only terms that wait for the previous block.
-            let y1 = SIMD4(repeating: lastOutputs[3])
             let yLow = zLow + lowPowers * y1
             let yHigh = zHigh + highPowers * y1
             UnsafeMutableRawPointer(output + frame).storeBytes(of: yLow, as: SIMD4<Float>.self)
             UnsafeMutableRawPointer(output + frame + 4).storeBytes(of: yHigh, as: SIMD4<Float>.self)
-            lastInputs = high
-            lastOutputs = yHigh
+            x1 = high[3]
+            y1 = yHigh[3]
             frame += 8
         }
-        previousInput = lastInputs[3]
-        previousOutput = lastOutputs[3]
+        previousInput = x1
+        previousOutput = y1
         let (g, c) = (gain, feedback)
         while frame < frames {
             output[frame] = process(input[frame], gain: g, feedback: c)

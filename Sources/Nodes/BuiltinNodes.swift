@@ -13,6 +13,7 @@ public enum BuiltinNodes {
         PolySynthNode.nodeType,
         DelayNode.nodeType,
         FilterNode.nodeType,
+        LowpassNode.nodeType,
         StepSequencerNode.nodeType,
         HostMixerNode.nodeType,
     ]

@@ -1,18 +1,16 @@
 /// sin(2π·`cycles`) by range reduction and a Taylor polynomial, in `Double`.
 ///
 /// Why not libm's `sin`: `Nodes` imports only NodeKit and AudioGraph, and an inlined polynomial
-/// with no call inside lets the compiler vectorize the oscillator's steady loop. Folding onto
-/// a quarter period keeps |t| ≤ π/2, where the series up to t¹³ errs by less than 1e-9, far
-/// below a `Float` sample's resolution.
+/// has no call inside. Folding onto a quarter period keeps |t| ≤ π/2, where the series up to
+/// t¹³ errs by less than 1e-9, far below a `Float` sample's resolution. For serial loops (a
+/// frequency ramp, synth voices, filter coefficients); steady oscillators use the eight-lane
+/// `Float` `sine(halfCycles:)`.
 /// - Realtime: safe.
 @inline(__always)
 func sine(cycles: Double) -> Double {
-    // Round to nearest by adding and subtracting 1.5·2⁵²: two plain additions the compiler
-    // vectorizes. `rounded()` is a libm call on baseline x86-64 (no SSE4.1), which the benchmark
-    // profile showed as most of the oscillator's time. Valid for |cycles| < 2⁵¹; here the phase
-    // stays below a few thousand cycles. r lies in [-0.5, 0.5].
-    let shifter = 6_755_399_441_055_744.0
-    var r = cycles - ((cycles + shifter) - shifter)
+    // Not `rounded()`, a libm call on baseline x86-64, which the benchmark profile showed as
+    // most of the oscillator's time. r lies in [-0.5, 0.5].
+    var r = cycleFraction(cycles)
     // sin(2π(½ − r)) = sin(2πr), so mirror the outer quarters inwards.
     if r > 0.25 {
         r = 0.5 - r

@@ -4,10 +4,10 @@ import Nodes
 
 @Suite("BuiltinNodes")
 struct BuiltinNodesTests {
-    @Test("the registry holds exactly the ten built-in types")
+    @Test("the registry holds exactly the eleven built-in types")
     func ids() {
-        let expected = ["builtin:delay", "builtin:filter", "builtin:gain", "builtin:host-mixer", "builtin:mixer",
-                        "builtin:noise", "builtin:oscillator", "builtin:passthrough", "builtin:poly-synth",
+        let expected = ["builtin:delay", "builtin:filter", "builtin:gain", "builtin:host-mixer", "builtin:lowpass",
+                        "builtin:mixer", "builtin:noise", "builtin:oscillator", "builtin:passthrough", "builtin:poly-synth",
                         "builtin:step-sequencer"]
         #expect(BuiltinNodes.types.map(\.id).sorted() == expected)
         #expect(BuiltinNodes.registry.ids == expected)
@@ -53,6 +53,7 @@ struct BuiltinNodesTests {
             ("builtin:delay", "mix", .generic, 0...1, 0.35),
             ("builtin:filter", "cutoff", .hertz, 20...20_000, 1_000),
             ("builtin:filter", "resonance", .generic, 0...1, 0),
+            ("builtin:lowpass", "cutoff", .hertz, 20...20_000, 1_000),
             ("builtin:step-sequencer", "note", .generic, 24...96, 57),
             ("builtin:step-sequencer", "gate", .generic, 0...1, 0.5),
             ("builtin:step-sequencer", "level", .linearGain, 0...1, 0.3),
@@ -89,6 +90,7 @@ struct BuiltinNodesTests {
             ("builtin:poly-synth", .instrument, "auri/poly/iaas"),
             ("builtin:delay", .effect, "aurx/dlay/iaas"),
             ("builtin:filter", .effect, "aurx/filt/iaas"),
+            ("builtin:lowpass", .effect, "aurx/lpf1/iaas"),
             ("builtin:step-sequencer", .generator, "aurg/sseq/iaas"),
         ]
         for (id, componentType, codes) in table {
@@ -129,7 +131,8 @@ struct BuiltinNodesTests {
             let spec = try #require(BuiltinNodes.registry[id]?.configuration.first { $0.name == name })
             #expect(spec.range == range && spec.defaultValue == defaultValue, "\(id) \(name)")
         }
-        for id in ["builtin:oscillator", "builtin:gain", "builtin:passthrough", "builtin:delay", "builtin:filter"] {
+        for id in ["builtin:oscillator", "builtin:gain", "builtin:passthrough", "builtin:delay", "builtin:filter",
+                   "builtin:lowpass"] {
             #expect(BuiltinNodes.registry[id]?.configuration.isEmpty == true)
         }
     }

@@ -54,6 +54,47 @@ struct OscillatorNodeTests {
         }
     }
 
+    @Test("a steady sine is within 1e-6 × amplitude of A·sin(2πft) for any cycle length and frequency",
+          arguments: [1, 7, 100, 128, 1_024])
+    func accurate(frames: Int) throws {
+        for (frequency, amplitude) in [(0.01, 1), (55, 0.3), (440, 1), (4_321.5, 0.77), (19_999, 1)] as [(Float, Float)] {
+            let harness = try NodeHarness(OscillatorNode.nodeType, frames: frames)
+            harness.setParameter(0, .constant(frequency))
+            harness.setParameter(1, .constant(amplitude))
+            let increment = Double(frequency) / 48_000
+            var worst: Float = 0
+            for (frame, sample) in harness.render(cycles: max(1, 4_800 / frames))[0].enumerated() {
+                let phase = Double(frame) * increment
+                let expected = Double(amplitude) * sin(2 * Double.pi * (phase - phase.rounded(.down)))
+                worst = max(worst, abs(sample - Float(expected)))
+            }
+            #expect(worst < 1e-6 * amplitude, "\(frequency) Hz at \(amplitude) in cycles of \(frames)")
+        }
+    }
+
+    @Test("at a steady frequency an amplitude ramp scales each frame as the ramp says")
+    func amplitudeRampPerFrame() throws {
+        let harness = try NodeHarness(OscillatorNode.nodeType, frames: 100)
+        harness.setParameter(0, .constant(1_000))
+        let ramp = ParameterRamp(start: 0.2, step: 0.01, rampFrames: 37, end: 0.6)
+        harness.setParameter(1, ramp)
+        let samples = harness.cycle()[0]
+        for (frame, sample) in samples.enumerated() {
+            let expected = ramp[frame] * Float(sin(2 * Double.pi * 1_000 * Double(frame) / 48_000))
+            #expect(abs(sample - expected) < 1e-6)
+        }
+    }
+
+    @Test("zero crossings: 1 kHz gives 2,000 sign changes a second in cycles of 100 frames")
+    func zeroCrossings() throws {
+        let harness = try NodeHarness(OscillatorNode.nodeType, frames: 100)
+        harness.setParameter(0, .constant(1_000))
+        // Start a quarter period in, so no frame sits exactly on a zero.
+        let samples = harness.render(cycles: 481)[0].dropFirst(12).prefix(48_000)
+        let changes = zip(samples, samples.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+        #expect(changes == 2_000)
+    }
+
     @Test("a frequency ramp glides without a phase jump and settles on the new frequency")
     func frequencyRamp() throws {
         let harness = try harness()

@@ -8,12 +8,11 @@ public enum GraphGenerator {
     public static let mixerFanIn = 64
 
     /// The parameters of voice `index`, shared with the C reference so both render the same signal.
-    public static func voice(_ index: Int) -> (frequency: Float, amplitude: Float, gain1: Float, gain2: Float) {
-        (frequency: 100 + Float(index % 997) * 3.5, amplitude: 0.5, gain1: 0.5, gain2: 0.8)
+    public static func voice(_ index: Int) -> (frequency: Float, amplitude: Float, gain: Float, cutoff: Float) {
+        (frequency: 100 + Float(index % 997) * 3.5, amplitude: 0.5, gain: 0.5, cutoff: 1_500 + Float(index % 13) * 500)
     }
 
-    /// `voices` × (oscillator → gain → gain), summed into one bus by a tree of mixers.
-    /// There is no built-in filter yet, so the second gain stands where a one-pole filter would go.
+    /// `voices` × (oscillator → gain → one-pole lowpass), summed into one bus by a tree of mixers.
     public static func voiceGraph(voices: Int) -> String {
         precondition(voices > 0)
         var apps: [String] = [], connections: [String] = []
@@ -21,11 +20,11 @@ public enum GraphGenerator {
         for index in 0..<voices {
             let v = voice(index)
             apps.append(#"{ "id": "osc\#(index)", "plugin": "builtin:oscillator", "params": { "frequency": \#(v.frequency), "amplitude": \#(v.amplitude) } }"#)
-            apps.append(#"{ "id": "ga\#(index)", "plugin": "builtin:gain", "params": { "gain": \#(v.gain1) } }"#)
-            apps.append(#"{ "id": "gb\#(index)", "plugin": "builtin:gain", "params": { "gain": \#(v.gain2) } }"#)
-            connections.append(#"{ "from": "osc\#(index):out", "to": "ga\#(index):in" }"#)
-            connections.append(#"{ "from": "ga\#(index):out", "to": "gb\#(index):in" }"#)
-            outputs.append("gb\(index):out")
+            apps.append(#"{ "id": "gain\#(index)", "plugin": "builtin:gain", "params": { "gain": \#(v.gain) } }"#)
+            apps.append(#"{ "id": "lp\#(index)", "plugin": "builtin:lowpass", "params": { "cutoff": \#(v.cutoff) } }"#)
+            connections.append(#"{ "from": "osc\#(index):out", "to": "gain\#(index):in" }"#)
+            connections.append(#"{ "from": "gain\#(index):out", "to": "lp\#(index):in" }"#)
+            outputs.append("lp\(index):out")
         }
         var level = 0
         repeat {

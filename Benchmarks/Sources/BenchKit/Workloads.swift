@@ -63,8 +63,12 @@ public final class CReference {
         state = .allocate(capacity: voices)
         for index in 0..<voices {
             let v = GraphGenerator.voice(index)
-            state[index] = cvr_voice(phase: 0, increment: Float(Double(v.frequency) / sampleRate),
-                                     amplitude: v.amplitude, gain1: v.gain1, gain2: v.gain2)
+            var voice = cvr_voice()
+            voice.increment = Float(Double(v.frequency) / sampleRate)
+            voice.amplitude = v.amplitude
+            voice.gain = v.gain
+            cvr_voice_set_cutoff(&voice, Double(v.cutoff), sampleRate)
+            state[index] = voice
         }
         out = .allocate(capacity: frames)
         out.initialize(repeating: 0)

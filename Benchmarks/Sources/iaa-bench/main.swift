@@ -72,7 +72,7 @@ do {
 // MARK: 1 + 3. Render cost per cycle, engine vs C.
 
 print("")
-print("## Render: oscillator → gain → gain per voice, summed by a mixer tree (≤64 inputs per mixer), 48 kHz, release")
+print("## Render: oscillator → gain → one-pole lowpass per voice, summed by a mixer tree (≤64 inputs per mixer), 48 kHz, release")
 print("C vector path: \(CReference.hasAVX2 ? "AVX2+FMA" : "portable (no AVX2)"). Times are medians of single cycles; ns/vf = ns per voice-frame.")
 print("")
 row(["voices", "apps", "frames", "engine ns/cycle", "p99", "ns/vf", "% of deadline", "render-only ns", "C scalar ns", "ns/vf", "C vector ns", "ns/vf", "engine/C", "engine/C-vec", "mallocs/cycle", "retains/cycle"])
@@ -127,6 +127,19 @@ for voices in [100, 1_000] {
     let scalar = measure(budget: budget / 2) { reference.scalarCycle() }
     row(["\(voices)", "\(engine.plan.stepCount)", f(stats.median, 0), f(stats.median / Double(engine.plan.stepCount), 1),
          f(scalar.median, 0), f(scalar.median / Double(voices), 1)])
+}
+
+// MARK: Each node's DSP alone, without the engine around it.
+
+print("")
+print("## Node kernels alone: one node's process per cycle, driven by hand (no slot, no guard), medians of 16 cycles")
+print("")
+row(["node", "frames", "ns/cycle", "ns/frame"])
+row(Array(repeating: "---", count: 4))
+for (name, kernel) in NodeKernel.voiceNodes(frames: 128) {
+    // 16 cycles per timing, so the clock read (about 27 ns) does not count.
+    let stats = measure(budget: budget / 2) { for _ in 0..<16 { kernel.cycle() } }
+    row([name, "\(kernel.frames)", f(stats.median / 16, 0), f(stats.median / 16 / Double(kernel.frames), 2)])
 }
 
 // MARK: 2. Compile, publish, validate.

@@ -9,7 +9,7 @@ extension Validator {
         let to = connection.to.flatMap { port($0, direction: .input, at: connection.pointer + "/to", side: "to") }
         let gain = connection.gain.flatMap { PortResolution.gain($0, at: connection.pointer + "/gain", &sink) }
         guard let from, let to else { return }
-        if let earlier = connections.firstIndex(where: { $0.from == from && $0.to == to }) {
+        if let earlier = connectionIndex[[from, to]] {
             sink.error(.duplicateConnection, at: connection.pointer,
                        "\(JSONText.quoted(connection.from ?? "")) → \(JSONText.quoted(connection.to ?? "")) is already connected\(place(ofConnection: earlier))",
                        hint: "remove one of them; to change the level, set \"gain\" on one connection")
@@ -25,6 +25,7 @@ extension Validator {
             return
         }
         // A connection with a bad gain was reported; record the rest so later checks stay accurate.
+        connectionIndex[[from, to]] = connections.count
         connections.append(Connection(from: from, to: to, gain: gain ?? 1))
         connectionPointers.append(connection.pointer)
     }

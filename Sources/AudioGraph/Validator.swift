@@ -30,6 +30,8 @@ public struct Validator {
     var connections: [Connection] = []
     /// Where each of `connections` was written, for "already connected" errors.
     var connectionPointers: [String] = []
+    /// Each recorded connection's index by its ends, so a duplicate is found without a scan.
+    var connectionIndex: [[PortAddress]: Int] = [:]
     var externalConnections: [ExternalConnection] = []
     var dependencies: TopologicalOrder
     /// The first app with a session that starts in the foreground, by its pointer.

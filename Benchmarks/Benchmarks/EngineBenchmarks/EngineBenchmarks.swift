@@ -64,4 +64,9 @@ let benchmarks: @Sendable () -> Void = {
     } setup: {
         GraphGenerator.graphText(atLeast: 1 << 20).text
     }
+    Benchmark("apply one-connection change 1000 apps", configuration: control) { benchmark, workload in
+        for _ in benchmark.scaledIterations { blackHole(workload.run()) }
+    } setup: {
+        ApplyWorkload()
+    }
 }

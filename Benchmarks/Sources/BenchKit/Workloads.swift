@@ -114,3 +114,36 @@ public final class CompileWorkload {
                              generation: generation)
     }
 }
+
+/// `iaa apply` of a one-connection change to the 1,000-app dense graph, on the control side:
+/// validate the changed text, reuse every running node, compile and publish the plan.
+public final class ApplyWorkload: @unchecked Sendable {
+    public let changedText: String
+    let pool: NodeInstances
+    let exchange = PlanExchange()
+    var generation: UInt64 = 1
+
+    public init(sampleRate: Double = 48_000, maximumFrames: Int = 256) {
+        let text = GraphGenerator.denseGraph(sources: 983, mixers: 16, fanOut: 5)
+        let dropped = #"{ "from": "bus0:out", "to": "master:in_1" },"#
+        precondition(text.contains(dropped), "the dense graph changed shape")
+        changedText = text.replacing(dropped, with: "")
+        pool = NodeInstances(sampleRate: sampleRate, maximumFrames: maximumFrames)
+        let running = GraphGenerator.load(text)
+        exchange.publish(PlanCompiler.compile(running, slots: try! pool.slots(for: running), sampleRate: sampleRate,
+                                              maximumFrames: maximumFrames, generation: generation))
+    }
+
+    /// One apply; returns the new plan's step count so the work is not optimized away.
+    @discardableResult
+    public func run() -> Int {
+        let loaded = GraphFile.load(text: changedText, file: "changed.json", registry: BuiltinNodes.registry)
+        guard let graph = loaded.graph else { fatalError("the changed graph is invalid: \(loaded.diagnostics)") }
+        generation &+= 1
+        let plan = PlanCompiler.compile(graph, slots: try! pool.slots(for: graph), sampleRate: pool.sampleRate,
+                                        maximumFrames: pool.maximumFrames, generation: generation)
+        exchange.publish(plan)
+        exchange.collect(audioStopped: true)
+        return graph.apps.count
+    }
+}

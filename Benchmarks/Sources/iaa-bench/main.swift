@@ -207,3 +207,11 @@ do {
         _ = GraphFile.load(text: denseText, file: "dense.json", registry: BuiltinNodes.registry)
     })
 }
+do {
+    // What `iaa apply` does on the control side for a one-connection change: validate the new
+    // text, reuse every running node, compile, publish. (The engine adds the diff, a few
+    // microseconds, and JACK's connect calls for JACK connections that changed: none here.)
+    let apply = ApplyWorkload()
+    controlRow("apply: one connection removed", "\(denseName) (validate + reuse + compile + publish)",
+               measure(warmup: 1, minimumSamples: 5, budget: controlBudget) { apply.run() })
+}

@@ -11,4 +11,14 @@ public enum MonotonicClock {
         clock_gettime(CLOCK_MONOTONIC, &now)
         return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
     }
+
+    /// CPU time the calling thread has used, in nanoseconds: what tells a slow cycle of ours
+    /// from one where the system took the CPU away.
+    /// - Realtime: safe (a system call that never blocks, about 0.2 µs).
+    @inline(__always)
+    public static func threadCPUNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+    }
 }

@@ -13,6 +13,7 @@ extension EngineCore {
                 ("sampleRate", .number(backend.sampleRate)), ("bufferSize", .number(Double(backend.currentBufferSize))),
                 ("dspLoad", .number((backend.dspLoad * 100).rounded() / 100)),
                 ("xruns", .number(Double(backend.xrunCount))), ("ourXruns", .number(Double(backend.ourXrunCount))),
+                ("preemptedCycles", .number(Double(backend.preemptedOverrunCount))),
                 ("cycles", .number(Double(backend.cycleCount))), ("cycleTime", cycleTimeJSON()),
                 ("deadlineFaults", .number(Double(backend.deadlineFaultCount))),
             ])),

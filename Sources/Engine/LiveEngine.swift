@@ -65,7 +65,9 @@ public struct LiveEngine {
             StandardError.write("iaa: \(error)")
             return EngineError.Code.jackUnreachable.exitCode
         }
-        defer { backend.close() }
+        // The client open at exit: a server restart replaces it.
+        var openBackend = backend
+        defer { Self.close(openBackend, within: 3) }
 
         let core: EngineCore
         do {
@@ -109,11 +111,27 @@ public struct LiveEngine {
             return try? Self.open(clientName, serverName: serverName, probe: probe).get()
         }
         let current = core.queue.sync { core.backend }
+        openBackend = current
         StandardError.write("iaa: \(reason); \(current.cycleCount) cycles, \(current.xrunCount) xruns reported by JACK (\(current.ourXrunCount) caused by iaa)")
         if let counts = current.probeCounts {
             StandardError.write("iaa: rt-probe: \(counts.mallocs) mallocs, \(counts.retains) retains on the audio thread in \(current.cycleCount) cycles")
         }
         return 0
+    }
+
+    /// Closes the client, giving up after `seconds`: libjack can hang in `jack_client_close`, and
+    /// a metadata call can wait forever on a lock a killed client held. An engine asked to stop
+    /// must stop; the server drops a vanished client on its own.
+    static func close(_ backend: JackBackend, within seconds: Int) {
+        let done = DispatchSemaphore(value: 0)
+        let closer = Thread {
+            backend.close()
+            done.signal()
+        }
+        closer.start()
+        if done.wait(timeout: .now() + .seconds(seconds)) == .timedOut {
+            StandardError.write("iaa: warning: JACK did not let the client close within \(seconds) s (a known libjack hang); exiting without it")
+        }
     }
 
     /// Opens the client; when no server runs and none was named, starts a dummy-driver server first.

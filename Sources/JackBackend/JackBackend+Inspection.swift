@@ -47,6 +47,9 @@ extension JackBackend {
     /// Cycles whose processing overran the period (xruns iaa caused).
     public var ourXrunCount: Int64 { cycleState.overruns.load(ordering: .relaxed) }
 
+    /// Cycles past the period by the clock but not on our CPU time: the system preempted us.
+    public var preemptedOverrunCount: Int64 { cycleState.preemptedOverruns.load(ordering: .relaxed) }
+
     /// Processing time per cycle since the client opened: median, p99, max (nanoseconds).
     public var cycleTimes: CycleTimes { cycleState.histogram.summary() }
 

@@ -14,8 +14,11 @@ final class JackCycle: @unchecked Sendable {
     let cycles = Atomic<Int64>(0)
     let oversizedCycles = Atomic<Int64>(0)
     let xruns = Atomic<Int64>(0)
-    /// Cycles whose own processing took longer than the period: xruns iaa caused.
+    /// Cycles whose own processing took longer than the period on the CPU: xruns iaa caused.
     let overruns = Atomic<Int64>(0)
+    /// Cycles that ran past the period by the clock but not on the CPU: the system (another
+    /// process, the hypervisor) took the CPU away; not counted as iaa's.
+    let preemptedOverruns = Atomic<Int64>(0)
     /// The last cycle's processing time and the longest since the last read, in microseconds.
     let lastBusyMicroseconds = Atomic<Int64>(0)
     let maximumBusyMicroseconds = Atomic<Int64>(0)
@@ -50,6 +53,7 @@ final class JackCycle: @unchecked Sendable {
     /// - Realtime: safe.
     func process(frames: Int) {
         let started = MonotonicClock.nanoseconds()
+        let startedOnCPU = MonotonicClock.threadCPUNanoseconds()
         FloatEnvironment.flushDenormals()
         probe.begin()
         let context = RenderContext(frames: frames, sampleTime: sampleTime, transport: queryTransport())
@@ -78,7 +82,7 @@ final class JackCycle: @unchecked Sendable {
         cycleIndex &+= 1
         cycles.add(1, ordering: .relaxed)
         probe.end()
-        measure(since: started, frames: frames, budget: budget)
+        measure(since: started, onCPUSince: startedOnCPU, frames: frames, budget: budget)
     }
 
     /// Nanoseconds one node may take this cycle, or 0 when the guard is off.
@@ -93,7 +97,7 @@ final class JackCycle: @unchecked Sendable {
     /// the next cycles' steps when it overran the deadline budget (so they cost nothing otherwise).
     /// - Realtime: safe (clock_gettime is a vDSO read, no system call on Linux).
     @inline(__always)
-    private func measure(since started: UInt64, frames: Int, budget: UInt64) {
+    private func measure(since started: UInt64, onCPUSince startedOnCPU: UInt64, frames: Int, budget: UInt64) {
         let elapsed = MonotonicClock.nanoseconds() &- started
         histogram.record(elapsed)
         let busy = Int64(truncatingIfNeeded: elapsed / 1_000)
@@ -101,8 +105,14 @@ final class JackCycle: @unchecked Sendable {
         if busy > maximumBusyMicroseconds.load(ordering: .relaxed) {
             maximumBusyMicroseconds.store(busy, ordering: .relaxed)
         }
-        if Int64(truncatingIfNeeded: elapsed) * sampleRate > Int64(frames) * 1_000_000_000 {
-            overruns.add(1, ordering: .relaxed)
+        let period = Int64(frames) * 1_000_000_000
+        if Int64(truncatingIfNeeded: elapsed) * sampleRate > period {
+            let used = MonotonicClock.threadCPUNanoseconds() &- startedOnCPU
+            if Int64(truncatingIfNeeded: used) * sampleRate > period {
+                overruns.add(1, ordering: .relaxed)
+            } else {
+                preemptedOverruns.add(1, ordering: .relaxed)
+            }
         }
         if budget > 0 && elapsed > budget {
             watchCycles = 8

@@ -32,6 +32,8 @@ final class EngineCore: @unchecked Sendable {
     var deadlineShare: Double = 0.5
     /// The grants file in force: every applied graph is held to it too.
     var grants: Grants?
+    /// Xrun counters as last announced on the event stream: (JACK's, ours, preempted).
+    private var xrunsAnnounced: (all: Int64, ours: Int64, preempted: Int64) = (0, 0, 0)
     /// JACK's buffer size as last seen (JACK also calls its callback once at activation).
     private var bufferSize: Int
 
@@ -102,6 +104,7 @@ final class EngineCore: @unchecked Sendable {
             publish(sessions.apply(.advanceTime(to: time), at: time).events)
         }
         backend.collectRetiredPlans()
+        announceXruns(at: time)
         guard let plan = backend.currentPlan else { return }
         for app in plan.slotAppIDs where !faultsReported.contains(app) {
             guard let slot = plan.slot(for: app), slot.isFaulted else { continue }
@@ -125,6 +128,24 @@ final class EngineCore: @unchecked Sendable {
             case .none: break
             }
         }
+    }
+
+    /// One `xrun` line on the event stream per tick in which JACK reported xruns or a cycle ran
+    /// past the period: how many, how many were iaa's (past the period on its CPU time), and how
+    /// many only by the clock (the system took the CPU away), with the cycle count for context.
+    func announceXruns(at time: Double) {
+        let now = (all: backend.xrunCount, ours: backend.ourXrunCount, preempted: backend.preemptedOverrunCount)
+        guard now != xrunsAnnounced else { return }
+        if now.all >= xrunsAnnounced.all, now.ours >= xrunsAnnounced.ours, now.preempted >= xrunsAnnounced.preempted {
+            server?.publish(JSONValue.object([("t", .number(time)), ("xrun", .object([
+                ("count", .number(Double(now.all - xrunsAnnounced.all))), ("ours", .bool(now.ours > xrunsAnnounced.ours)),
+                ("oursCount", .number(Double(now.ours - xrunsAnnounced.ours))),
+                ("preempted", .number(Double(now.preempted - xrunsAnnounced.preempted))),
+                ("cycle", .number(Double(backend.cycleCount))),
+            ]))]), topic: "events")
+        }
+        // A new backend (after a server restart) counts from zero again.
+        xrunsAnnounced = now
     }
 
     /// Sends events to `iaa events` subscribers and the log on stderr.

@@ -48,4 +48,7 @@ public struct NodeLayout: Sendable, Hashable {
         self.outputs = outputs
         self.midiInputs = midiInputs
     }
+
+    /// One audio input `in` and one output `out`: the shape of most effects.
+    public static let monoEffect = NodeLayout(inputs: [.input("in", "Input")], outputs: [.output("out", "Output")])
 }

@@ -37,9 +37,7 @@ public final class FilterNode: AudioNode {
         summary: "A resonant two-pole lowpass, highpass or bandpass filter.",
         parameters: parameterSpecs,
         component: ComponentDescription(type: .effect, subtype: "filt", manufacturer: "iaas", name: "Filter"),
-        layout: { _ in
-            NodeLayout(inputs: [.input("in", "Input")], outputs: [.output("out", "Output")])
-        },
+        layout: { _ in .monoEffect },
         make: { _ in FilterNode() }
     )
 

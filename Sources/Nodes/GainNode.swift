@@ -18,9 +18,7 @@ public final class GainNode: AudioNode {
         displayName: "Gain",
         summary: "Multiplies its input by a linear gain.",
         parameters: [gainSpec],
-        layout: { _ in
-            NodeLayout(inputs: [.input("in", "Input")], outputs: [.output("out", "Output")])
-        },
+        layout: { _ in .monoEffect },
         make: { _ in GainNode() }
     )
 

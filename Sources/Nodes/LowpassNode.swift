@@ -23,9 +23,7 @@ public final class LowpassNode: AudioNode {
         summary: "A one-pole lowpass filter: −3 dB at the cutoff, −6 dB per octave above it.",
         parameters: [cutoffSpec],
         component: ComponentDescription(type: .effect, subtype: "lpf1", manufacturer: "iaas", name: "Lowpass"),
-        layout: { _ in
-            NodeLayout(inputs: [.input("in", "Input")], outputs: [.output("out", "Output")])
-        },
+        layout: { _ in .monoEffect },
         make: { _ in LowpassNode() }
     )
 

@@ -7,9 +7,7 @@ public final class PassthroughNode: AudioNode {
         id: "builtin:passthrough",
         displayName: "Passthrough",
         summary: "Copies its input to its output unchanged.",
-        layout: { _ in
-            NodeLayout(inputs: [.input("in", "Input")], outputs: [.output("out", "Output")])
-        },
+        layout: { _ in .monoEffect },
         make: { _ in PassthroughNode() }
     )
 

@@ -99,6 +99,7 @@ extension JackIntegration {
         struct Running {
             let directory: URL
             let log: String
+            let socket: String
             let engine: EngineProcess
             let client: ControlClient
 
@@ -107,7 +108,7 @@ extension JackIntegration {
                 try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
                 let graphFile = try DeadlineGuardTests.prepare(in: directory)
                 log = directory.appendingPathComponent("slow.log").path
-                let socket = directory.appendingPathComponent("\(name).sock").path
+                socket = directory.appendingPathComponent("\(name).sock").path
                 engine = try EngineProcess(graph: graphFile, client: name, environment: ["IAA_SLOW_LOG": log],
                                            arguments: ["--socket", socket] + arguments)
                 client = try ControlClient(path: socket)
@@ -127,6 +128,15 @@ extension JackIntegration {
             let before = try client.call("status", params: [:]).get()
             #expect(before.slowApp?["fault"] == .null)
             let xrunsBefore = before["jack"]?["ourXruns"]?.doubleValue ?? -1
+            // The event stream, to see the overruns announced as iaa's.
+            let lines = Lines()
+            let socketPath = running.socket
+            let listener = Thread {
+                let events = try? ControlClient(path: socketPath, timeout: .seconds(10))
+                _ = try? events?.stream("events", onLine: { line in lines.append(line); return lines.count < 200 })
+            }
+            listener.start()
+            usleep(200_000)
 
             // 1.2 periods per call: every cycle with it is an xrun of ours until it is bypassed.
             _ = try client.call("set", params: ["app": "slow", "param": "load", "value": 1.2]).get()
@@ -159,6 +169,8 @@ extension JackIntegration {
             #expect(later["jack"]?["ourXruns"]?.doubleValue == xrunsAtBypass, "the engine caused xruns after the bypass")
             #expect(slowCalls(log) == calls, "the bypassed node was still called")
             #expect(engine.stderr.contains("app \"slow\" is bypassed: its process took more than 50 % of the period"))
+            #expect(lines.all.contains { $0.contains("\"xrun\"") && $0.contains("\"ours\":true") },
+                    "no xrun of ours on the event stream: \(lines.all.suffix(5))")
 
             // Re-enabling is explicit, and the node runs again (halving the tone).
             _ = try client.call("set", params: ["app": "slow", "param": "load", "value": 0]).get()

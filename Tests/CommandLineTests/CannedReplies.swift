@@ -13,7 +13,9 @@ enum CannedReplies {
     static let apps: ControlJSON = [
         ["id": "daw", "role": "host", "plugin": "hostMixer", "component": nil, "hosts": [],
          "session": session("playAndRecord", options: ["mixWithOthers"], foreground: true)],
-        ["id": "synth", "role": "node", "plugin": "polySynth", "component": "auri/poly/demo", "hosts": ["daw"], "session": nil],
+        ["id": "synth", "role": "node", "plugin": "polySynth", "component": "auri/poly/demo", "hosts": ["daw"], "session": nil,
+         "fault": ["kind": "deadline", "action": "bypassed",
+                   "reason": "its process took more than 50 % of the period in 3 consecutive cycles"]],
         ["id": "nav", "role": "app", "plugin": "oscillator", "component": nil, "hosts": [],
          "session": session("playback", mode: "voicePrompt", options: ["duckOthers"])],
         ["id": "music", "role": "app", "plugin": "oscillator", "component": nil, "hosts": [],

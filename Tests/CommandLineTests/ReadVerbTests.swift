@@ -4,7 +4,7 @@ import Testing
 /// The read verbs against a canned engine: the text layouts people read, and `--json` as it came.
 @Suite("iaa read verbs", .serialized)
 struct ReadVerbTests {
-    @Test("status prints the wpctl-style tree with header, sections, states and gains")
+    @Test("status prints the wpctl-style tree with header, sections, states, gains and faults")
     func statusTree() throws {
         let engine = try CannedEngine()
         let result = try engine.iaa(["status"])
@@ -14,7 +14,7 @@ struct ReadVerbTests {
              ├─ Hosts:
              │  *  1. daw    playAndRecord [mixWithOthers]      active   gain 1.00
              ├─ Nodes:
-             │     2. synth  polySynth auri/poly/demo → daw     active
+             │     2. synth  polySynth auri/poly/demo → daw     bypassed (deadline)
              ├─ Apps:
              │     3. nav    playback/voicePrompt [duckOthers]  active   gain 1.00
              │     4. music  playback [mixWithOthers]           ducked 0.25

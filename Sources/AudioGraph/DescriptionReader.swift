@@ -80,15 +80,8 @@ struct DescriptionReader {
         return app
     }
 
-    /// A number or a string such as `example`; whether it means something is checked later.
     private mutating func readValue(_ node: JSONNode, at pointer: String, example: String = "-6dB") -> ValueLiteral? {
-        switch node.value {
-        case .number(let number, _): return .number(number)
-        case .string(let text): return .text(text)
-        default:
-            sink.error(.wrongType, at: pointer, "expected a number or a string such as \"\(example)\", not \(node.typeName)")
-            return nil
-        }
+        ValueLiteral.read(node, at: pointer, example: example, &sink)
     }
 
     private mutating func readPolicy(_ node: JSONNode) -> PolicyDescription? {

@@ -50,21 +50,15 @@ public enum GrantsFile {
         }
         var allowed: [String: Set<Entitlement>] = [:]
         if let apps = object.node("apps", of: "object of app ids", &sink, check: { $0.members != nil }) {
-            for member in apps.members ?? [] {
-                let pointer = JSONPointer.appending("/apps", member.key)
-                guard let elements = member.value.elements else {
-                    sink.error(.wrongType, at: pointer, "the grants of \(JSONText.quoted(member.key)) must be an array of entitlement names, not \(member.value.typeName)")
-                    continue
-                }
-                var names: [String] = []
-                for (index, element) in elements.enumerated() {
-                    if let name = element.string { names.append(name) } else {
-                        sink.error(.wrongType, at: JSONPointer.appending(pointer, index), "an entitlement name must be a string, not \(element.typeName)")
-                    }
-                }
+            // Every key is an app id (or *), so each is allowed; `strings` reports wrong types.
+            let members = apps.members ?? []
+            let byApp = ObjectReader(members: members, pointer: "/apps", allowed: members.map(\.key), sink: &sink)
+            for member in members {
+                guard let names = byApp.strings(member.key, &sink) else { continue }
                 var failed = false
                 let values: [(value: Entitlement, pointer: String)] = SessionVocabulary.values(
-                    names, "entitlement", listing: "entitlements", at: pointer, &sink, failed: &failed)
+                    names, "entitlement", listing: "entitlements", at: JSONPointer.appending("/apps", member.key), &sink,
+                    failed: &failed)
                 allowed[member.key] = Set(values.map(\.value))
             }
         } else if object.member("apps") == nil {

@@ -222,7 +222,7 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
                       outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
         let gain = advancePolicyGain(context.frames)
         let fault = faultCode.load(ordering: .relaxed)
-        if fault == NodeFault.deadline.rawValue && canBypass && inputCount == outputCount {
+        if fault == NodeFault.deadline.rawValue && canBypass {
             // Bypassed for overrunning: the inputs pass through, still under the policy gain.
             for index in 0..<outputCount where UnsafePointer(outputs[index]) != inputs[index] {
                 outputs[index].update(from: inputs[index], count: context.frames)

@@ -90,13 +90,7 @@ extension TimelineReader {
     }
 
     private mutating func literal(_ node: JSONNode, at pointer: String, example: String) -> ValueLiteral? {
-        switch node.value {
-        case .number(let number, _): return .number(number)
-        case .string(let text): return .text(text)
-        default:
-            sink.error(.wrongType, at: pointer, "expected a number or a string such as \"\(example)\", not \(node.typeName)")
-            return nil
-        }
+        ValueLiteral.read(node, at: pointer, example: example, &sink)
     }
 
     private mutating func reportUnknownParameter(_ name: String, app: App, at pointer: String) {

@@ -192,13 +192,11 @@ final class EngineCore: @unchecked Sendable {
     }
 
     /// How a faulted slot is handled and why, in the words of events and `status`.
-    func describeFault(_ slot: NodeSlot) -> (kind: String, action: String, reason: String) { Self.describe(slot, share: deadlineShare) }
-
-    static func describe(_ slot: NodeSlot, share: Double = 0.5) -> (kind: String, action: String, reason: String) {
+    func describeFault(_ slot: NodeSlot) -> (kind: String, action: String, reason: String) {
         switch slot.fault {
         case .deadline:
             return ("deadline", slot.canBypass ? "bypassed" : "muted",
-                    "its process took more than \(Int((share * 100).rounded())) % of the period in 3 consecutive cycles")
+                    "its process took more than \(Int((deadlineShare * 100).rounded())) % of the period in 3 consecutive cycles")
         case .nonFinite, .none:
             return ("nonFinite", "muted", "its output held NaN or infinity")
         }

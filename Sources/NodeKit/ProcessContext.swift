@@ -38,6 +38,22 @@ public struct ProcessContext: BitwiseCopyable {
     }
 }
 
+extension ProcessContext {
+    /// The first input and first output of a one-in, one-out effect, or nil when there is nothing
+    /// to compute: no output, or no input (then the output is silenced here). The output may be
+    /// the input's own buffer.
+    /// - Realtime: safe.
+    @inlinable
+    public func monoEffectBuffers() -> (input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>)? {
+        guard outputs.count > 0, let output = outputs[0].baseAddress else { return nil }
+        guard inputs.count > 0, let input = inputs[0].baseAddress else {
+            output.update(repeating: 0, count: frames)
+            return nil
+        }
+        return (input, output)
+    }
+}
+
 /// The input buffers of one node for one cycle. An unconnected input reads the shared silent buffer.
 public struct AudioInputs: BitwiseCopyable {
     @usableFromInline let base: UnsafePointer<UnsafePointer<Float>>

@@ -65,12 +65,8 @@ public final class FilterNode: AudioNode {
 
     /// - Realtime: safe. The output may be the input's own buffer.
     public func process(_ context: ProcessContext) {
-        guard context.outputs.count > 0, let output = context.outputs[0].baseAddress else { return }
+        guard let (input, output) = context.monoEffectBuffers() else { return }
         let frames = context.frames
-        guard context.inputs.count > 0, let input = context.inputs[0].baseAddress else {
-            output.update(repeating: 0, count: frames)
-            return
-        }
         let parameters = context.parameters
         let cutoff = parameters.count > Parameter.cutoff ? parameters[Parameter.cutoff] : .constant(Self.defaultCutoff)
         let resonance = parameters.count > Parameter.resonance

@@ -200,13 +200,7 @@ extension JackIntegration {
         func eventStream() throws {
             let running = try Running(graph: "graphs/headunit.json", client: "t-ev")
             defer { running.stop() }
-            let lines = Lines()
-            let socket = running.socket
-            let listener = Thread {
-                let client = try? ControlClient(path: socket, timeout: .seconds(5))
-                _ = try? client?.stream("events", onLine: { line in lines.append(line); return lines.count < 50 })
-            }
-            listener.start()
+            let lines = followEvents(socket: running.socket, limit: 50)
             usleep(300_000)
             _ = try running.result("session.activate", ["app": "phone"])
             #expect(try runCommand("jack_disconnect", ["t-ev:speakers.out", "system:playback_1"]).status == 0)
@@ -266,6 +260,16 @@ extension JackIntegration {
 }
 
 /// Lines collected from several threads.
+/// Follows a running engine's `events` topic on a thread of its own, keeping up to `limit` lines.
+func followEvents(socket: String, limit: Int, timeout: Duration = .seconds(5)) -> Lines {
+    let lines = Lines()
+    Thread {
+        let client = try? ControlClient(path: socket, timeout: timeout)
+        _ = try? client?.stream("events", onLine: { line in lines.append(line); return lines.count < limit })
+    }.start()
+    return lines
+}
+
 final class Lines: @unchecked Sendable {
     private var lines: [String] = []
     private let lock = NSLock()

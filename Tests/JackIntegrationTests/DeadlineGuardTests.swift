@@ -129,13 +129,7 @@ extension JackIntegration {
             #expect(before.slowApp?["fault"] == .null)
             let xrunsBefore = before["jack"]?["ourXruns"]?.doubleValue ?? -1
             // The event stream, to see the overruns announced as iaa's.
-            let lines = Lines()
-            let socketPath = running.socket
-            let listener = Thread {
-                let events = try? ControlClient(path: socketPath, timeout: .seconds(10))
-                _ = try? events?.stream("events", onLine: { line in lines.append(line); return lines.count < 200 })
-            }
-            listener.start()
+            let lines = followEvents(socket: running.socket, limit: 200, timeout: .seconds(10))
             usleep(200_000)
 
             // 1.2 periods per call: every cycle with it is an xrun of ours until it is bypassed.

@@ -20,6 +20,9 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
+        .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev"])]),
+        // LV2 (through lilv) and LADSPA plugins behind one small C interface; its run is real-time safe.
+        .target(name: "CPluginFormats", dependencies: ["CLilv"], linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         // The C header plugins compile against (and the Swift plugin export helper uses).
         .target(name: "IAAPluginABI"),
@@ -35,7 +38,7 @@ let package = Package(
         .target(name: "Nodes", dependencies: ["NodeKit", "AudioGraph"]),
         .target(name: "OfflineBackend", dependencies: ["AudioGraph", "AudioFiles"]),
         // Loads plugin libraries by path (dlopen, control side only) and wraps them as node types.
-        .target(name: "PluginHost", dependencies: ["NodeKit", "AudioGraph", "IAAPluginABI"]),
+        .target(name: "PluginHost", dependencies: ["NodeKit", "AudioGraph", "IAAPluginABI", "CPluginFormats"]),
         .target(name: "JackBackend", dependencies: ["AudioGraph", "CJack"]),
         // The control socket: SO_PEERCRED shim (struct ucred is not visible from Swift's Glibc).
         .target(name: "CPeerCredentials"),

@@ -14,6 +14,8 @@ import Darwin
 /// - `#id` after either picks one descriptor of a library that holds several
 ///   (`plugins/libdemo.so#tremolo`).
 ///
+/// - `lv2:URI` and `ladspa:NAME` name installed LV2 and LADSPA plugins (``FormatCatalog``).
+///
 /// Native plugins load only from these places (CONVENTIONS.md, Security).
 public struct PluginResolver: Sendable {
     /// Folders searched for bare names, in order.
@@ -36,6 +38,13 @@ public struct PluginResolver: Sendable {
 
     /// The node type for `plugin`, or why there is none. The type's id is `plugin` itself.
     public func resolve(_ plugin: String, graphDirectory: String) -> Result<NodeType, PluginLoadError> {
+        if plugin.hasPrefix("lv2:") || plugin.hasPrefix("ladspa:") {
+            do {
+                return .success(try FormatCatalog.open(plugin).nodeType(id: plugin))
+            } catch {
+                return .failure(error)
+            }
+        }
         let (reference, selector) = Self.split(plugin)
         let library: PluginLibrary
         do {

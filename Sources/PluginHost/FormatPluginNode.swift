@@ -1,0 +1,139 @@
+import CPluginFormats
+import NodeKit
+
+/// The node the engine runs for one LV2 or LADSPA instance.
+///
+/// Like ``PluginNode``, every buffer the C call needs (pointer tables, control values, MIDI
+/// events, transport) is allocated here, so a cycle copies a few values and makes one C call,
+/// `iaa_fx_run`, which connects the buffers and runs the plugin without allocating.
+public final class FormatPluginNode: AudioNode {
+    /// The most MIDI events passed per cycle; later ones in the cycle are dropped.
+    public static let midiCapacity = 1024
+    static let provisionalSampleRate = 48_000.0
+    static let provisionalMaximumFrames = 8192
+
+    /// The graph's `plugin` value, for messages.
+    public let id: String
+    /// Why the node is silent, when creating the instance again for a new rate failed.
+    public private(set) var failure: String?
+    private let plugin: FormatPlugin
+    private var instance: OpaquePointer?
+    private var createdSampleRate: Double
+    private var createdMaximumFrames: Int
+    private let inputCount: Int
+    private let outputCount: Int
+    private let controlCount: Int
+    private let controlOutputPorts: [Int32]
+    private let inputs: UnsafeMutablePointer<UnsafePointer<Float>?>
+    private let outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    private let controls: UnsafeMutablePointer<Float>
+    private let midi: UnsafeMutablePointer<iaa_fx_midi>
+    private let transport: UnsafeMutablePointer<iaa_fx_transport>
+
+    /// Creates an instance; throws ``PluginCreateError`` when the plugin refuses. Control side.
+    init(plugin: FormatPlugin, id: String) throws(PluginCreateError) {
+        self.plugin = plugin
+        self.id = id
+        createdSampleRate = Self.provisionalSampleRate
+        createdMaximumFrames = Self.provisionalMaximumFrames
+        instance = try Self.instantiate(plugin, id: id, sampleRate: createdSampleRate, maximumFrames: createdMaximumFrames)
+        inputCount = plugin.ports(.audioInput).count
+        outputCount = plugin.ports(.audioOutput).count
+        let parameters = plugin.parameters
+        controlCount = parameters.count
+        controlOutputPorts = plugin.ports.indices.filter { plugin.ports[$0].kind == .controlOutput }.map(Int32.init)
+        inputs = .allocate(capacity: max(inputCount, 1))
+        inputs.initialize(repeating: nil, count: max(inputCount, 1))
+        outputs = .allocate(capacity: max(outputCount, 1))
+        outputs.initialize(repeating: nil, count: max(outputCount, 1))
+        controls = .allocate(capacity: max(controlCount, 1))
+        controls.initialize(repeating: 0, count: max(controlCount, 1))
+        for (index, spec) in parameters.enumerated() { controls[index] = spec.defaultValue }
+        midi = .allocate(capacity: Self.midiCapacity)
+        midi.initialize(repeating: iaa_fx_midi(), count: Self.midiCapacity)
+        transport = .allocate(capacity: 1)
+        transport.initialize(to: iaa_fx_transport())
+    }
+
+    deinit {
+        if let instance { iaa_fx_instance_free(instance) }
+        inputs.deallocate()
+        outputs.deallocate()
+        controls.deallocate()
+        midi.deallocate()
+        transport.deallocate()
+    }
+
+    private static func instantiate(_ plugin: FormatPlugin, id: String, sampleRate: Double,
+                                    maximumFrames: Int) throws(PluginCreateError) -> OpaquePointer {
+        let capacity = 1024
+        let result: Result<OpaquePointer, PluginCreateError> = withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
+            buffer.initialize(repeating: 0)
+            guard let base = buffer.baseAddress else { return .failure(PluginCreateError(plugin: id, reason: "")) }
+            if let instance = iaa_fx_instantiate(plugin.raw, sampleRate, UInt32(maximumFrames), base, capacity) {
+                return .success(instance)
+            }
+            return .failure(PluginCreateError(plugin: id, reason: String(cString: base)))
+        }
+        return try result.get()
+    }
+
+    /// Creates the instance again when the rate differs from the provisional one or cycles are longer.
+    public func prepare(sampleRate: Double, maximumFrames: Int) {
+        guard instance == nil || sampleRate != createdSampleRate || maximumFrames > createdMaximumFrames else { return }
+        if let instance { iaa_fx_instance_free(instance) }
+        instance = nil
+        do {
+            instance = try Self.instantiate(plugin, id: id, sampleRate: sampleRate, maximumFrames: maximumFrames)
+            failure = nil
+        } catch {
+            failure = error.description
+        }
+        createdSampleRate = sampleRate
+        createdMaximumFrames = maximumFrames
+    }
+
+    /// Deactivates and activates the plugin (LV2 and LADSPA's reset). Control side.
+    public func reset() {
+        if let instance { iaa_fx_reset(instance) }
+    }
+
+    /// The plugin's control outputs by symbol (meters, latency), as last written by the audio
+    /// thread. Control side; a value may be one cycle old.
+    public var controlOutputs: [(symbol: String, value: Float)] {
+        guard let instance else { return [] }
+        return controlOutputPorts.map { port in
+            (plugin.ports[Int(port)].symbol, iaa_fx_control(instance, port).pointee)
+        }
+    }
+
+    /// Copies this cycle's buffers, parameter values, MIDI and transport, and runs the plugin.
+    /// - Realtime: safe (no allocation, lock or retain; the plugin must keep its own promise).
+    public func process(_ context: ProcessContext) {
+        let frames = context.frames
+        guard let instance, inputCount <= context.inputs.count, outputCount <= context.outputs.count else {
+            for index in 0..<context.outputs.count { context.outputs[index].update(repeating: 0) }
+            return
+        }
+        for index in 0..<inputCount { inputs[index] = context.inputs[index].baseAddress }
+        for index in 0..<outputCount { outputs[index] = context.outputs[index].baseAddress }
+        // A block-rate control takes the ramp's value at the end of the cycle; successive cycles
+        // step along the engine's ramp, so a change still arrives smoothed.
+        for index in 0..<min(controlCount, context.parameters.count) {
+            controls[index] = context.parameters[index][frames]
+        }
+        let events = min(context.midi.count, Self.midiCapacity)
+        for index in 0..<events {
+            let event = context.midi[index]
+            midi[index] = iaa_fx_midi(frame: event.frame, size: event.size, status: event.status,
+                                      data1: event.data1, data2: event.data2)
+        }
+        let host = context.transport
+        transport.pointee = iaa_fx_transport(playing: host.isPlaying ? 1 : 0, tempo: host.tempo,
+                                             beats_per_bar: host.beatsPerBar, beat: host.beat, bar_beat: host.beatInBar,
+                                             bar: Int64(host.bar - 1), frame: host.sampleTime)
+        iaa_fx_run(instance, UInt32(clamping: frames), UnsafeRawPointer(inputs).assumingMemoryBound(to: UnsafePointer<Float>?.self),
+                   UnsafeRawPointer(outputs).assumingMemoryBound(to: UnsafeMutablePointer<Float>?.self),
+                   controls, midi, UInt32(events), transport)
+    }
+}

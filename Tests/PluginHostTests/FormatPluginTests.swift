@@ -1,0 +1,117 @@
+import AudioGraph
+import Foundation
+import NodeKit
+import PluginHost
+import SignalAnalysis
+import Testing
+
+/// Installed LV2 and LADSPA plugins (Debian's ladspa-sdk, swh-plugins, swh-lv2, so-synth-lv2,
+/// which tools/test installs), rendered offline and measured against what each one documents.
+@Suite("LV2 and LADSPA plugins")
+struct FormatPluginTests {
+    /// RMS in dB of the last half of `samples` (past any start-up transient).
+    static func level(_ samples: [Float]) -> Float {
+        SignalAnalysis.decibels(SignalAnalysis.rms(samples.suffix(samples.count / 2)))
+    }
+
+    @Test("LADSPA amp_mono (ladspa-sdk): gain 0.5 lowers a sine by 6.02 dB")
+    func ladspaGain() throws {
+        let harness = try FormatHarness("ladspa:amp_mono")
+        #expect(harness.type.parameters.map(\.name) == ["gain"])
+        #expect(harness.type.layout(NodeConfiguration()).inputs.map(\.name) == ["input"])
+        #expect(harness.type.component?.type == .effect)
+        let dry = Self.level((0..<9600).map(harness.sine(1000)))
+        try harness.set("gain", 0.5)
+        let wet = Self.level(harness.render(9600, input: harness.sine(1000)))
+        #expect(abs((wet - dry) - (-6.0206)) < 0.01, "\(wet - dry) dB")
+    }
+
+    @Test("LV2 swh amp: its gain is in dB (-70…70); -12 lowers a sine by 12 dB")
+    func lv2Gain() throws {
+        let harness = try FormatHarness("lv2:http://plugin.org.uk/swh-plugins/amp")
+        let gain = try #require(harness.type.parameters.first { $0.name == "gain" })
+        #expect(gain.range == -70...70)
+        #expect(gain.unit == .decibels)
+        let dry = Self.level((0..<9600).map(harness.sine(500)))
+        try harness.set("gain", -12)
+        let wet = Self.level(harness.render(9600, input: harness.sine(500)))
+        #expect(abs((wet - dry) - (-12)) < 0.05, "\(wet - dry) dB")
+    }
+
+    @Test("LADSPA delay_5s by library and label: 0.01 s wet-only delays an impulse by exactly 480 samples")
+    func ladspaDelay() throws {
+        let harness = try FormatHarness("ladspa:delay/delay_5s")
+        try harness.set("delay_seconds", 0.01)
+        try harness.set("dry_wet_balance", 1)
+        let output = harness.render(2048, input: { $0 == 100 ? 1 : 0 })
+        let peak = try #require(output.indices.max { abs(output[$0]) < abs(output[$1]) })
+        #expect(peak == 580, "peak at \(peak)")
+        #expect(abs(output[580] - 1) < 1e-6)
+    }
+
+    @Test("LV2 swh delay_n: 0.005 s delays an impulse by 240 samples")
+    func lv2Delay() throws {
+        let harness = try FormatHarness("lv2:http://plugin.org.uk/swh-plugins/delay_n")
+        try harness.set("delay_time", 0.005)
+        let output = harness.render(2048, input: { $0 == 300 ? 1 : 0 })
+        let peak = try #require(output.indices.max { abs(output[$0]) < abs(output[$1]) })
+        #expect(peak == 540, "peak at \(peak)")
+    }
+
+    @Test("LADSPA lpf (ladspa-sdk) at 500 Hz: 100 Hz passes, 8 kHz is cut by over 20 dB")
+    func ladspaLowpass() throws {
+        func gain(_ frequency: Double) throws -> Float {
+            let harness = try FormatHarness("ladspa:lpf")
+            try harness.set("cutoff_frequency_hz", 500)
+            let input = harness.sine(frequency)
+            return Self.level(harness.render(19200, input: input)) - Self.level((0..<19200).map(input))
+        }
+        let low = try gain(100)
+        let high = try gain(8000)
+        #expect(low > -1, "100 Hz: \(low) dB")
+        #expect(high < -20, "8 kHz: \(high) dB")
+    }
+
+    @Test("LV2 instrument SO-kl5: MIDI note 69 sounds at 440 Hz, note 57 at 220 Hz")
+    func lv2Instrument() throws {
+        for (note, frequency) in [(UInt8(69), 440.0), (57, 220.0)] {
+            let harness = try FormatHarness("lv2:urn:50m30n3:plugins:SO-kl5")
+            #expect(harness.type.component?.type == .instrument)
+            #expect(harness.type.layout(NodeConfiguration()).midiInputs.map(\.name) == ["midi_in"])
+            let output = harness.render(24000, midi: [(256, .noteOn(note, velocity: 100))])
+            #expect(SignalAnalysis.rms(output) > 0.001, "silent")
+            let measured = try #require(SignalAnalysis.estimateFrequency(samples: output[4800..<19200], sampleRate: 48_000))
+            #expect(abs(measured - frequency) / frequency < 0.01, "note \(note): \(measured) Hz")
+        }
+    }
+
+    @Test("a misspelt LV2 URI or LADSPA label is refused with a did-you-mean")
+    func misspelt() throws {
+        let resolver = PluginResolver(searchPath: [])
+        guard case .failure(let lv2) = resolver.resolve("lv2:http://plugin.org.uk/swh-plugins/ampp", graphDirectory: ".") else {
+            Issue.record("a missing URI resolved")
+            return
+        }
+        #expect(lv2.code == .unknownPlugin)
+        #expect(lv2.hint == "did you mean \"lv2:http://plugin.org.uk/swh-plugins/amp\"?", "\(lv2)")
+        guard case .failure(let ladspa) = resolver.resolve("ladspa:amp_mnoo", graphDirectory: ".") else {
+            Issue.record("a missing label resolved")
+            return
+        }
+        #expect(ladspa.message == "no installed LADSPA plugin is called \"amp_mnoo\"")
+        #expect(ladspa.hint == "did you mean \"ladspa:amp_mono\"?", "\(ladspa)")
+    }
+
+    @Test("a graph naming a missing plugin fails at its plugin field, compiler-style")
+    func locatedInGraph() throws {
+        let text = """
+            { "format": "iaa-graph/1", "name": "fx",
+              "apps": [ { "id": "amp", "plugin": "ladspa:amp_mnoo" } ] }
+            """
+        let result = GraphFile.load(text: text, file: "/tmp/fx.json", registry: PluginTestSupport.registry())
+        #expect(result.graph == nil)
+        let first = try #require(result.diagnostics.first).formatted
+        #expect(first.hasPrefix("/tmp/fx.json:2:"), "\(first)")
+        #expect(first.contains("error[unknownPlugin]: /apps/0/plugin: no installed LADSPA plugin is called \"amp_mnoo\""), "\(first)")
+    }
+}

@@ -5,7 +5,7 @@ import PluginHost
 import SignalAnalysis
 import Testing
 
-/// Installed LV2 and LADSPA plugins (Debian's ladspa-sdk, swh-plugins, swh-lv2, so-synth-lv2,
+/// Installed LV2 and LADSPA plugins (Debian's ladspa-sdk, swh-plugins, swh-lv2, mda-lv2,
 /// which tools/test installs), rendered offline and measured against what each one documents.
 @Suite("LV2 and LADSPA plugins")
 struct FormatPluginTests {
@@ -72,10 +72,10 @@ struct FormatPluginTests {
         #expect(high < -20, "8 kHz: \(high) dB")
     }
 
-    @Test("LV2 instrument SO-kl5: MIDI note 69 sounds at 440 Hz, note 57 at 220 Hz")
+    @Test("LV2 instrument mda Piano: MIDI note 69 sounds at 440 Hz, note 57 at 220 Hz")
     func lv2Instrument() throws {
         for (note, frequency) in [(UInt8(69), 440.0), (57, 220.0)] {
-            let harness = try FormatHarness("lv2:urn:50m30n3:plugins:SO-kl5")
+            let harness = try FormatHarness("lv2:http://drobilla.net/plugins/mda/Piano")
             #expect(harness.type.component?.type == .instrument)
             #expect(harness.type.layout(NodeConfiguration()).midiInputs.map(\.name) == ["midi_in"])
             let output = harness.render(24000, midi: [(256, .noteOn(note, velocity: 100))])

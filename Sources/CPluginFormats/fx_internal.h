@@ -77,6 +77,9 @@ LV2_URID_Unmap *iaa_fx_host_unmap(void);
 LV2_Log_Log *iaa_fx_host_log(void);
 /// The installed LV2 world, loaded on first use (thread-safe).
 LilvWorld *iaa_lv2_world(void);
+/// Held around every use of the lilv world (not thread-safe); never on the audio thread.
+void iaa_lv2_lock(void);
+void iaa_lv2_unlock(void);
 
 char *iaa_fx_strdup(const char *text);
 void iaa_fx_error(char *error, size_t size, const char *format, ...) __attribute__((format(printf, 3, 4)));

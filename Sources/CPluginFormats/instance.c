@@ -32,6 +32,7 @@ void iaa_fx_plugin_free(iaa_fx_plugin *plugin) {
     free(plugin->class_label);
     free(plugin->author);
     if (plugin->library) dlclose(plugin->library);
+    // The LilvPlugin belongs to the world, which lives as long as the process.
     free(plugin);
 }
 
@@ -112,7 +113,9 @@ void iaa_fx_instance_free(iaa_fx_instance *instance) {
         // The worker calls into the instance: stop it first.
         iaa_fx_worker_free(instance->worker);
         instance->worker = NULL;
+        iaa_lv2_lock();
         lilv_instance_free(instance->lv2);
+        iaa_lv2_unlock();
     }
     iaa_fx_worker_free(instance->worker);
     if (instance->ladspa) {

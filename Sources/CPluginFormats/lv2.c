@@ -2,6 +2,7 @@
 // and creating instances with the features a host is expected to give.
 #include "fx_internal.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,13 @@ static int supported(const char *uri) {
     }
     return 0;
 }
+
+// lilv's world is not thread-safe, and graphs load on whichever thread asks: every use of it
+// (describing, listing, instantiating, freeing) holds this lock. Running an instance does not.
+static pthread_mutex_t world_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void iaa_lv2_lock(void) { pthread_mutex_lock(&world_lock); }
+void iaa_lv2_unlock(void) { pthread_mutex_unlock(&world_lock); }
 
 static LilvNode *uri_node(const char *uri) { return lilv_new_uri(iaa_lv2_world(), uri); }
 
@@ -145,7 +153,16 @@ static const char *missing_feature(const LilvPlugin *plugin) {
     return result;
 }
 
+static iaa_fx_plugin *open_locked(const char *uri, char *error, size_t error_size);
+
 iaa_fx_plugin *iaa_lv2_open(const char *uri, char *error, size_t error_size) {
+    iaa_lv2_lock();
+    iaa_fx_plugin *plugin = open_locked(uri, error, error_size);
+    iaa_lv2_unlock();
+    return plugin;
+}
+
+static iaa_fx_plugin *open_locked(const char *uri, char *error, size_t error_size) {
     LilvWorld *world = iaa_lv2_world();
     LilvNode *node = lilv_new_uri(world, uri);
     const LilvPlugin *lilv_plugin = node ? lilv_plugins_get_by_uri(lilv_world_get_all_plugins(world), node) : NULL;
@@ -186,6 +203,7 @@ iaa_fx_plugin *iaa_lv2_open(const char *uri, char *error, size_t error_size) {
 }
 
 void iaa_lv2_each(void (*visit)(void *, const char *, const char *, const char *), void *context) {
+    iaa_lv2_lock();
     const LilvPlugins *plugins = lilv_world_get_all_plugins(iaa_lv2_world());
     LILV_FOREACH (plugins, it, plugins) {
         const LilvPlugin *plugin = lilv_plugins_get(plugins, it);
@@ -195,6 +213,7 @@ void iaa_lv2_each(void (*visit)(void *, const char *, const char *, const char *
               class ? lilv_node_as_string(lilv_plugin_class_get_label(class)) : "");
         lilv_node_free(name);
     }
+    iaa_lv2_unlock();
 }
 
 int iaa_lv2_instantiate(iaa_fx_instance *instance, double sample_rate, char *error, size_t error_size) {
@@ -217,7 +236,9 @@ int iaa_lv2_instantiate(iaa_fx_instance *instance, double sample_rate, char *err
     LV2_Feature log = {LV2_LOG__log, iaa_fx_host_log()};
     LV2_Feature schedule = {LV2_WORKER__schedule, iaa_fx_worker_schedule(instance->worker)};
     const LV2_Feature *features[] = {&map, &unmap, &option_feature, &bounded, &log, &schedule, NULL};
+    iaa_lv2_lock();
     instance->lv2 = lilv_plugin_instantiate(instance->plugin->lv2, sample_rate, features);
+    iaa_lv2_unlock();
     if (!instance->lv2) {
         iaa_fx_error(error, error_size, "LV2 plugin <%s> refused to instantiate at %.0f Hz", instance->plugin->identifier,
                      sample_rate);

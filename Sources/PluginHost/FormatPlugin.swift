@@ -165,9 +165,11 @@ public final class FormatPlugin: @unchecked Sendable {
         return takesAudio ? .effect : .generator
     }
 
-    /// The component: subtype from the plugin's name, manufacturer `lv2 ` or `lads`.
+    /// The component: subtype from the URI's last part or the LADSPA label (`amp_`, `lpf_`),
+    /// manufacturer `lv2_` or `lads`.
     public var component: ComponentDescription {
-        let letters = name.lowercased().unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        let tail = identifier.split(whereSeparator: { "/#:".contains($0) }).last.map(String.init) ?? name
+        let letters = tail.lowercased().unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
         let subtype = String(String.UnicodeScalarView(letters.prefix(4))).padding(toLength: 4, withPad: "_", startingAt: 0)
         return ComponentDescription(type: componentType, subtype: subtype, manufacturer: format == .lv2 ? "lv2_" : "lads",
                                     name: name)

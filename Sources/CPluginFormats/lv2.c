@@ -18,7 +18,7 @@
 static const char *const supported_features[] = {
     LV2_URID__map, LV2_URID__unmap, LV2_OPTIONS__options, LV2_BUF_SIZE__boundedBlockLength,
     LV2_LOG__log, LV2_WORKER__schedule, LV2_CORE__isLive, LV2_CORE__hardRTCapable, LV2_CORE__inPlaceBroken,
-    LV2_BUF_SIZE__fixedBlockLength, NULL,
+    NULL,
 };
 
 static int supported(const char *uri) {

@@ -9,6 +9,8 @@ import NodeKit
 public final class FormatPluginNode: AudioNode {
     /// The most MIDI events passed per cycle; later ones in the cycle are dropped.
     public static let midiCapacity = 1024
+    /// Frames per run while a parameter ramps (see `process`).
+    static let sliceFrames = 16
     static let provisionalSampleRate = 48_000.0
     static let provisionalMaximumFrames = 8192
 
@@ -115,12 +117,12 @@ public final class FormatPluginNode: AudioNode {
             for index in 0..<context.outputs.count { context.outputs[index].update(repeating: 0) }
             return
         }
-        for index in 0..<inputCount { inputs[index] = context.inputs[index].baseAddress }
-        for index in 0..<outputCount { outputs[index] = context.outputs[index].baseAddress }
-        // A block-rate control takes the ramp's value at the end of the cycle; successive cycles
-        // step along the engine's ramp, so a change still arrives smoothed.
-        for index in 0..<min(controlCount, context.parameters.count) {
-            controls[index] = context.parameters[index][frames]
+        // A block-rate control would step once per cycle. While any parameter ramps, the cycle
+        // runs in slices of `sliceFrames`, each with the ramp's value at its end, so the change
+        // arrives as small steps (hosts split cycles at automation points the same way).
+        var ramping = false
+        for index in 0..<min(controlCount, context.parameters.count) where !context.parameters[index].isSteady {
+            ramping = true
         }
         let events = min(context.midi.count, Self.midiCapacity)
         for index in 0..<events {
@@ -132,8 +134,27 @@ public final class FormatPluginNode: AudioNode {
         transport.pointee = iaa_fx_transport(playing: host.isPlaying ? 1 : 0, tempo: host.tempo,
                                              beats_per_bar: host.beatsPerBar, beat: host.beat, bar_beat: host.beatInBar,
                                              bar: Int64(host.bar - 1), frame: host.sampleTime)
-        iaa_fx_run(instance, UInt32(clamping: frames), UnsafeRawPointer(inputs).assumingMemoryBound(to: UnsafePointer<Float>?.self),
-                   UnsafeRawPointer(outputs).assumingMemoryBound(to: UnsafeMutablePointer<Float>?.self),
-                   controls, midi, UInt32(events), transport)
+        let slice = ramping ? Self.sliceFrames : max(frames, 1)
+        var start = 0
+        var firstEvent = 0
+        while start < frames {
+            let length = min(slice, frames - start)
+            for index in 0..<inputCount { inputs[index] = context.inputs[index].baseAddress.unsafelyUnwrapped + start }
+            for index in 0..<outputCount { outputs[index] = context.outputs[index].baseAddress.unsafelyUnwrapped + start }
+            for index in 0..<min(controlCount, context.parameters.count) {
+                controls[index] = context.parameters[index][start + length]
+            }
+            // This slice's events, made relative to its first frame (they are in frame order).
+            var lastEvent = firstEvent
+            while lastEvent < events, Int(midi[lastEvent].frame) < start + length {
+                midi[lastEvent].frame = max(midi[lastEvent].frame - Int32(start), 0)
+                lastEvent += 1
+            }
+            iaa_fx_run(instance, UInt32(length), UnsafeRawPointer(inputs).assumingMemoryBound(to: UnsafePointer<Float>?.self),
+                       UnsafeRawPointer(outputs).assumingMemoryBound(to: UnsafeMutablePointer<Float>?.self),
+                       controls, midi + firstEvent, UInt32(lastEvent - firstEvent), transport)
+            firstEvent = lastEvent
+            start += length
+        }
     }
 }

@@ -12,16 +12,28 @@ struct Plugins: ParsableCommand {
         discussion: """
             A PATH is a plugin library or a folder whose *.so files are listed. Each type shows the \
             value a graph's "plugin" field takes, its component codes, ports and parameters. A library \
-            that does not load is reported on stderr with the reason, and the exit status is 1.
+            that does not load is reported on stderr with the reason, and the exit status is 1. \
+            --lv2 and --ladspa list the installed LV2 and LADSPA plugins, one line each; \
+            `iaa plugins lv2:URI` or `iaa plugins ladspa:LABEL` shows one in full.
             """)
 
-    @Argument(help: "Plugin libraries or folders of them.", completion: .file(extensions: ["so"]))
+    @Argument(help: "Plugin libraries or folders of them, or installed plugins to show in full (lv2:URI, ladspa:LABEL).",
+              completion: .file(extensions: ["so"]))
     var paths: [String] = []
+
+    @Flag(help: "List the installed LV2 plugins (the value to write after lv2: is the URI).")
+    var lv2 = false
+
+    @Flag(help: "List the installed LADSPA plugins (LADSPA_PATH, /usr/local/lib/ladspa, /usr/lib/ladspa, /usr/lib/x86_64-linux-gnu/ladspa).")
+    var ladspa = false
 
     @Flag(help: "Print one JSON document on stdout.")
     var json = false
 
     func run() throws {
+        if lv2 || ladspa { return try listInstalled() }
+        let named = paths.filter(Self.isFormatReference)
+        if !named.isEmpty { return try show(named) }
         let registry = GraphLoading.registry
         var listings = registry.ids.compactMap { registry[$0] }.map { Listing(type: $0, source: "builtin") }
         var failures: [PluginScan.Entry] = []

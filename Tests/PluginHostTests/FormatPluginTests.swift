@@ -53,9 +53,13 @@ struct FormatPluginTests {
     func lv2Delay() throws {
         let harness = try FormatHarness("lv2:http://plugin.org.uk/swh-plugins/delay_n")
         try harness.set("delay_time", 0.005)
-        let output = harness.render(2048, input: { $0 == 300 ? 1 : 0 })
+        // swh's delay line starts as uninitialised memory (the plugin's own choice); 1.5 s of
+        // silence fills its whole line (1 s by default, rounded up to 65536 frames) first.
+        let start = 72_000
+        let output = Array(harness.render(start + 2048, input: { $0 == start + 300 ? 1 : 0 })[start...])
         let peak = try #require(output.indices.max { abs(output[$0]) < abs(output[$1]) })
         #expect(peak == 540, "peak at \(peak)")
+        #expect(abs(output[540] - 1) < 1e-6)
     }
 
     @Test("LADSPA lpf (ladspa-sdk) at 500 Hz: 100 Hz passes, 8 kHz is cut by over 20 dB")
@@ -122,5 +126,42 @@ struct FormatPluginTests {
         let first = try #require(result.diagnostics.first).formatted
         #expect(first.hasPrefix("/tmp/fx.json:2:"), "\(first)")
         #expect(first.contains("error[unknownPlugin]: /apps/0/plugin: no installed LADSPA plugin is called \"amp_mnoo\""), "\(first)")
+    }
+
+    @Test("iaa plugins lists installed LV2 and LADSPA plugins (--json too) and shows one in full")
+    func listing() throws {
+        let lv2 = try PluginTestSupport.run(PluginTestSupport.binary, ["plugins", "--lv2"])
+        #expect(lv2.status == 0)
+        #expect(lv2.output.contains("lv2:http://drobilla.net/plugins/mda/Piano") && lv2.output.contains("(Instrument Plugin)"), "\(lv2.output)")
+        let ladspa = try PluginTestSupport.run(PluginTestSupport.binary, ["plugins", "--ladspa", "--json"])
+        let document = try JSONSerialization.jsonObject(with: Data(ladspa.output.utf8)) as? [String: [[String: String]]]
+        let plugins = try #require(document?["plugins"])
+        #expect(plugins.contains { $0["plugin"] == "ladspa:delay/delay_5s" && $0["name"] == "Simple Delay Line" })
+        let shown = try PluginTestSupport.run(PluginTestSupport.binary, ["plugins", "lv2:http://plugin.org.uk/swh-plugins/amp"])
+        #expect(shown.status == 0)
+        #expect(shown.output.contains("ports: input (audio in), output (audio out)"), "\(shown.output)")
+        #expect(shown.output.contains("param gain: -70…70 decibels, default 0"), "\(shown.output)")
+        let misspelt = try PluginTestSupport.run(PluginTestSupport.binary, ["plugins", "ladspa:lpff"])
+        #expect(misspelt.status == 1)
+        #expect(misspelt.output.contains("hint: did you mean \"ladspa:lpf\"?"), "\(misspelt.output)")
+    }
+
+    @Test("an LV2 plugin that requires a feature iaa lacks is refused, naming the feature")
+    func missingFeature() throws {
+        // Built here: a plugin bundle whose manifest requires a feature no host provides.
+        let directory = try PluginTestSupport.temporaryDirectory("lv2-feature")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let bundle = directory + "/needy.lv2"
+        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+        try """
+            @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+            <urn:iaa:test:needy> a lv2:Plugin ; lv2:binary <needy.so> ;
+                lv2:requiredFeature <urn:iaa:test:no-such-feature> ;
+                lv2:port [ a lv2:AudioPort , lv2:OutputPort ; lv2:index 0 ; lv2:symbol "out" ; lv2:name "Out" ] .
+            """.write(toFile: bundle + "/manifest.ttl", atomically: true, encoding: .utf8)
+        let result = try PluginTestSupport.run(PluginTestSupport.binary, ["plugins", "lv2:urn:iaa:test:needy"],
+                                               environment: ["LV2_PATH": directory])
+        #expect(result.status == 1)
+        #expect(result.output.contains("error[invalidDescriptor]: LV2 plugin <urn:iaa:test:needy> requires the feature <urn:iaa:test:no-such-feature>, which iaa does not provide"), "\(result.output)")
     }
 }

@@ -147,9 +147,9 @@ void iaa_fx_reset(iaa_fx_instance *instance) {
 float *iaa_fx_control(iaa_fx_instance *instance, int port) { return &instance->values[port]; }
 
 static int transport_changed(const iaa_fx_transport *a, const iaa_fx_transport *b) {
+    // A rolling transport moves every cycle; only a jump (not the expected advance) is news.
     return a->playing != b->playing || a->tempo != b->tempo || a->beats_per_bar != b->beats_per_bar ||
-           // A rolling transport moves every cycle; only a jump (not the expected advance) is news.
-           (!a->playing && a->frame != b->frame);
+           a->frame != b->next_frame;
 }
 
 /// Builds this cycle's atom sequence: time:Position first when it changed, then the MIDI events.
@@ -182,9 +182,9 @@ static void write_events(iaa_fx_instance *instance, const iaa_fx_midi *midi, uin
         lv2_atom_forge_key(forge, urids->time_beat);
         lv2_atom_forge_double(forge, transport->beat);
         lv2_atom_forge_pop(forge, &object);
-        instance->last_transport = *transport;
         instance->sent_transport = 1;
     }
+    if (transport) instance->last_transport = *transport;
     for (uint32_t index = 0; index < midi_count; index++) {
         const iaa_fx_midi *event = &midi[index];
         uint8_t bytes[3] = {event->status, event->data1, event->data2};

@@ -133,7 +133,8 @@ public final class FormatPluginNode: AudioNode {
         let host = context.transport
         transport.pointee = iaa_fx_transport(playing: host.isPlaying ? 1 : 0, tempo: host.tempo,
                                              beats_per_bar: host.beatsPerBar, beat: host.beat, bar_beat: host.beatInBar,
-                                             bar: Int64(host.bar - 1), frame: host.sampleTime)
+                                             bar: Int64(host.bar - 1), frame: host.sampleTime,
+                                             next_frame: host.sampleTime + (host.isPlaying ? Int64(frames) : 0))
         let slice = ramping ? Self.sliceFrames : max(frames, 1)
         var start = 0
         var firstEvent = 0
@@ -152,7 +153,7 @@ public final class FormatPluginNode: AudioNode {
             }
             iaa_fx_run(instance, UInt32(length), UnsafeRawPointer(inputs).assumingMemoryBound(to: UnsafePointer<Float>?.self),
                        UnsafeRawPointer(outputs).assumingMemoryBound(to: UnsafeMutablePointer<Float>?.self),
-                       controls, midi + firstEvent, UInt32(lastEvent - firstEvent), transport)
+                       controls, midi + firstEvent, UInt32(lastEvent - firstEvent), start == 0 ? transport : nil)
             firstEvent = lastEvent
             start += length
         }

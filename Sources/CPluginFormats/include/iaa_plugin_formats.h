@@ -65,6 +65,8 @@ typedef struct iaa_fx_transport {
     int playing;
     double tempo, beats_per_bar, beat, bar_beat;
     int64_t bar, frame;
+    /// Where the next cycle starts when nothing jumps (frame + the cycle's frames while playing).
+    int64_t next_frame;
 } iaa_fx_transport;
 
 /// Opens the LV2 plugin `uri`; on failure writes why to `error` and returns NULL.
@@ -100,7 +102,8 @@ void iaa_fx_reset(iaa_fx_instance *instance);
 float *iaa_fx_control(iaa_fx_instance *instance, int port);
 
 /// Runs one cycle. `inputs`/`outputs` hold one buffer per audio input/output port in port order;
-/// `controls` one value per control input in port order. Real-time safe.
+/// `controls` one value per control input in port order; `transport` may be NULL (a later slice
+/// of the same cycle). Real-time safe.
 void iaa_fx_run(iaa_fx_instance *instance, uint32_t frames, const float *const *inputs, float *const *outputs,
                 const float *controls, const iaa_fx_midi *midi, uint32_t midi_count, const iaa_fx_transport *transport);
 

@@ -71,12 +71,13 @@ public struct SessionPolicy: Sendable, Equatable {
     /// The next time a background task warns or expires, for the engine's clock.
     public var nextDeadline: Double? { apps.compactMap(deadline(of:)).min() }
 
-    /// Whether the app's I/O hears real input: without the `microphone` grant it records silence.
+    /// Whether the app's I/O hears real input: without the `microphone` grant, or while the
+    /// microphone is muted, it records silence.
     public func hearsInput(_ app: String) -> Bool {
         guard let i = index(of: app) else { return false }
         let record = apps[i]
         return record.category.hasInput && record.setup.entitlements.contains(.microphone) && record.active
-            && record.recording && !record.suspended && record.interruptedBy == nil
+            && record.recording && !record.suspended && record.interruptedBy == nil && !device.microphoneMuted
     }
 
     func index(of app: String) -> Int? { apps.firstIndex { $0.id == app } }

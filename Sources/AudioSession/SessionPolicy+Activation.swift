@@ -1,4 +1,4 @@
-/// Activation and deactivation (SESSION-POLICY.md, Activation, rules 1 to 8) and the
+/// Activation and deactivation (docs/session-policy.md, Activation, rules 1 to 8) and the
 /// interruptions they cause.
 extension SessionPolicy {
     /// Checks rule 8, then the background rules (3, then 2), then priority (4); then activates,

@@ -1,4 +1,4 @@
-/// Foreground, background, suspension and background tasks (SESSION-POLICY.md, Background execution).
+/// Foreground, background, suspension and background tasks (docs/session-policy.md, Background execution).
 extension SessionPolicy {
     /// Makes the app the one foreground app; the previous one goes to the background. While the
     /// screen is locked nobody is foreground: the app is remembered for the unlock (ours).

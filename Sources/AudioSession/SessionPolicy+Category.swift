@@ -1,4 +1,4 @@
-/// Category, mode and options (SESSION-POLICY.md, Options and Modes), and the app's own I/O.
+/// Category, mode and options (docs/session-policy.md, Options and Modes), and the app's own I/O.
 extension SessionPolicy {
     /// An option the category does not accept is `badParam` and changes nothing (the same table
     /// `iaa validate` uses); a mode it does not support is a warning and the session behaves as

@@ -1,4 +1,4 @@
-/// The audio-session policy of SESSION-POLICY.md as a pure value: actions in, decisions and
+/// The audio-session policy of docs/session-policy.md as a pure value: actions in, decisions and
 /// events out.
 ///
 /// It owns no clock and no threads: the engine passes the time with every action and asks

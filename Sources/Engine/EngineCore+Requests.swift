@@ -18,7 +18,7 @@ extension EngineCore {
             case "session.setCategory", "session.activate", "session.deactivate", "session.startAudio", "session.stopAudio",
                  "app.foreground", "app.background",
                  "app.task", "device", "interrupt":
-                return sessionReply(sessions.apply(try sessionAction(request), at: now))
+                return sessionReply(applySession(try sessionAction(request), at: now))
             case "session.preferredBuffer": return try preferredBuffer(request)
             case "remote": return try remote(request)
             case "apply": return try apply(request)

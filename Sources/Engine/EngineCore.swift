@@ -101,7 +101,7 @@ final class EngineCore: @unchecked Sendable {
     func tick() {
         let time = now
         if let deadline = sessions.nextDeadline, deadline <= time {
-            publish(sessions.apply(.advanceTime(to: time), at: time).events)
+            publish(applySession(.advanceTime(to: time), at: time).events)
         }
         backend.collectRetiredPlans()
         announceXruns(at: time)
@@ -170,7 +170,7 @@ final class EngineCore: @unchecked Sendable {
         let available = outputsReachOutside()
         guard available != routeAvailable else { return }
         routeAvailable = available
-        publish(sessions.apply(.route(available: available), at: now).events)
+        publish(applySession(.route(available: available), at: now).events)
     }
 
     /// Whether any of our audio outputs is connected outside the engine: Apple's "route".

@@ -1,6 +1,6 @@
 import AudioSession
 
-/// Rows for SESSION-POLICY.md's Background execution, the screen lock and the session clock.
+/// Rows for docs/session-policy.md's Background execution, the screen lock and the session clock.
 let backgroundRows: [PolicyRow] = [
     PolicyRow(
         name: "an app that cannot play in the background is suspended and its session ends when its turn ends",

@@ -1,6 +1,6 @@
 import AudioSession
 
-/// Rows for SESSION-POLICY.md's Interruptions: system interruptions, calls, spoken audio.
+/// Rows for docs/session-policy.md's Interruptions: system interruptions, calls, spoken audio.
 let interruptionRows: [PolicyRow] = [
     PolicyRow(
         name: "a system interruption interrupts every active session, mixable ones too",
@@ -28,7 +28,7 @@ let interruptionRows: [PolicyRow] = [
         action: .activate(app: "g"),
         checks: [.active("g", true), .gain("g", 1)]),
     PolicyRow(
-        name: "the end of a system interruption always lets the apps resume",
+        name: "the end of a system interruption lets the apps interrupted while active resume",
         apps: [app("g", .ambient, active: true, fg: true), app("m", .playback, active: true, audio: true)],
         given: [.interrupt(.began, reason: .default)],
         action: .interrupt(.ended, reason: .default),

@@ -7,7 +7,7 @@ let allRows: [PolicyRow] = activationRows + categoryRows + optionRows + modeRows
 
 @Suite("Session policy")
 struct SessionPolicyTests {
-    @Test("each rule of SESSION-POLICY.md decides as its row says", arguments: allRows)
+    @Test("each rule of docs/session-policy.md decides as its row says", arguments: allRows)
     func rowDecides(_ row: PolicyRow) {
         let failures = row.failures()
         let source = row.quote.map { "\n  Apple: \"\($0)\"" } ?? ""

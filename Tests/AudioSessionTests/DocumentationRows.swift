@@ -42,6 +42,14 @@ let backgroundAudioRows: [PolicyRow] = [
         action: .device(silent: nil, locked: true),
         checks: [.playing("a", false), .gain("a", 0), .playing("b", true), .gain("b", 1)]),
     PolicyRow(
+        name: "background: audio stopped in the background stays stopped back in the foreground until the app starts it",
+        quote: "any audio being played or recorded by the app stops when the app moves to the background",
+        apps: [app("a", .playback, active: true, fg: true), app("b", .playback, options: [.mixWithOthers])],
+        given: [.beginBackgroundTask(app: "a"), .foreground(app: "b")],
+        action: .foreground(app: "a"),
+        events: [.suspended("b")],
+        checks: [.foreground("a", true), .active("a", true), .playing("a", false), .gain("a", 0)]),
+    PolicyRow(
         name: "background: an app whose task keeps it running still cannot start audio without the audio mode",
         quote: "any audio being played or recorded by the app stops when the app moves to the background",
         apps: [app("a", .playback, active: true, fg: true)],

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Diagnostics go to stderr, data to stdout (CONVENTIONS.md).
+/// Diagnostics go to stderr, data to stdout, as JACK's and PipeWire's tools do.
 public enum StandardError {
     public static func write(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))

@@ -31,7 +31,7 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
     /// Called on JACK's notification thread when the buffer size changes. Set before `activate`.
     public var onBufferSizeChange: (@Sendable (Int) -> Void)?
 
-    /// Opens the client with an exact name and never starts a server (CONVENTIONS.md).
+    /// Opens the client with an exact name and never starts a server: JACK would otherwise rename a second `iaa` to `iaa-01` and break every connection.
     public init(clientName: String, serverName: String?, probe: RealtimeProbe = .disabled) throws(JackError) {
         JackBackend.quietLibraryMessages()
         let client = try JackBackend.open(clientName, serverName: serverName)

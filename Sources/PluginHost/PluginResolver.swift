@@ -14,7 +14,7 @@ import Darwin
 /// - `#id` after either picks one descriptor of a library that holds several
 ///   (`plugins/libdemo.so#tremolo`).
 ///
-/// Native plugins load only from these places (CONVENTIONS.md, Security).
+/// Native plugins load only from these places, never from the library search path of the system.
 public struct PluginResolver: Sendable {
     /// Folders searched for bare names, in order.
     public let searchPath: [String]
@@ -68,7 +68,9 @@ public struct PluginResolver: Sendable {
     public func candidates(_ reference: String, graphDirectory: String) -> [String] {
         if Self.isPath(reference) {
             if reference.hasPrefix("/") { return [reference] }
-            return [graphDirectory == "." ? reference : graphDirectory + "/" + reference]
+            // Always a path with a folder: dlopen searches the system's library folders for a bare
+            // name like `libfuzz.so`, never the graph's folder.
+            return [Self.absolute(graphDirectory.isEmpty ? reference : graphDirectory + "/" + reference)]
         }
         return searchPath.flatMap { folder in
             ["lib\(reference).so", "\(reference).so", reference].map { folder + "/" + $0 }
@@ -88,6 +90,18 @@ public struct PluginResolver: Sendable {
             : "build the plugin, or add its folder to IAA_PLUGIN_PATH (searched: \(searchPath.joined(separator: ":")))"
         throw PluginLoadError(.pluginNotFound, "plugin \"\(reference)\" not found; searched: " + paths.joined(separator: ", "),
                               hint: hint)
+    }
+
+    /// `path` made absolute against the current folder, with `./` segments removed.
+    static func absolute(_ path: String) -> String {
+        var full = path
+        if !path.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let folder = getcwd(&buffer, buffer.count).map { _ in String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) } ?? "."
+            full = folder + "/" + path
+        }
+        let parts = full.split(separator: "/").filter { $0 != "." }
+        return "/" + parts.joined(separator: "/")
     }
 
     static func isPath(_ reference: String) -> Bool {

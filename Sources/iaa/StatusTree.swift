@@ -1,6 +1,6 @@
 import ControlSocket
 
-/// Lays out a `status` result as the tree in CONVENTIONS.md:
+/// Lays out a `status` result as a tree, the way `wpctl status` does:
 /// ```
 /// iaa 'studio' [jack 'default' 48000 Hz / 256, dsp 3.1 %, xruns 0 (ours 0)]
 ///  ├─ Hosts:

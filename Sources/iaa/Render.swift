@@ -42,8 +42,8 @@ struct Render: ParsableCommand {
     @Option(help: "Write each app's output, after its session gain, to DIR/APP.wav.", completion: .directory)
     var stems: String?
 
-    @Option(help: "Sample format: float32, pcm24 or pcm16.")
-    var format: Format = .float32
+    @Option(help: "Sample format: float32, pcm24 or pcm16 (default: what the container holds best: float32 for .wav, pcm24 for .flac, .aiff and .ogg).")
+    var format: Format?
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case float32, pcm24, pcm16
@@ -68,7 +68,7 @@ struct Render: ParsableCommand {
         job.blockSize = period
         job.channelCount = channels
         job.ports = ports
-        job.format = format.sampleFormat
+        job.format = format?.sampleFormat ?? AudioContainer(path: output)?.defaultSampleFormat ?? .float32
         job.timelinePath = timeline
         job.logPath = log
         job.stemsDirectory = stems

@@ -97,7 +97,7 @@ extension EngineCore {
         publish(try install(newGraph, sameSessions: sameSessions))
         replaceDescription(newDescription)
         let added = newGraph.externalConnections.filter { !oldExternals.contains("\($0)") }
-        for warning in connectExternals(added) { StandardError.write("iaa: warning: \(warning)") }
+        for warning in connectExternals(added) { StandardError.warning("\(warning)") }
         return .result(.object([("applied", .bool(true)), ("diff", diff.json)]))
     }
 }

@@ -114,7 +114,7 @@ final class EngineCore: @unchecked Sendable {
                 ("app", .string(app)), ("name", .string(fault.action)), ("fault", .string(fault.kind)),
                 ("reason", .string("\(fault.reason); re-enable it with `iaa enable \(app)`")),
             ]))]), topic: "events")
-            StandardError.write("iaa: warning: app \"\(app)\" is \(fault.action): \(fault.reason); `iaa enable \(app)` re-enables it")
+            StandardError.warning("app \"\(app)\" is \(fault.action): \(fault.reason); `iaa enable \(app)` re-enables it")
         }
         for app in plan.slotAppIDs {
             switch plan.slot(for: app)?.takeTransportRequest() ?? .none {
@@ -249,11 +249,11 @@ final class EngineCore: @unchecked Sendable {
         bufferSize = newBackend.maximumFrames
         let remembered = liveConnections
         liveConnections = []
-        for warning in connectExternals(graph.externalConnections) { StandardError.write("iaa: warning: \(warning)") }
+        for warning in connectExternals(graph.externalConnections) { StandardError.warning("\(warning)") }
         for pair in remembered {
             noteOwnConnection(pair[0], pair[1])
             if case .failed(let why) = newBackend.connect(pair[0], pair[1]).result {
-                StandardError.write("iaa: warning: cannot restore \(pair[0]) -> \(pair[1]): \(why)")
+                StandardError.warning("cannot restore \(pair[0]) -> \(pair[1]): \(why)")
             }
         }
         publish(graph.apps.filter { $0.session != nil }.map { SessionEvent(app: $0.id, kind: .mediaServicesWereReset, time: now) })

@@ -15,4 +15,10 @@ struct IAA: ParsableCommand {
                       Status.self, Ports.self, Dump.self, GetParameter.self, GraphPicture.self, Events.self, Top.self,
                       Connect.self, Disconnect.self, SetParameter.self, Apply.self,
                       Session.self, AppLifecycle.self, Device.self, Interrupt.self, Remote.self])
+
+    /// The configuration file fills unset environment variables before any command reads them.
+    static func main() {
+        UserConfiguration.applyDefaults()
+        main(nil)
+    }
 }

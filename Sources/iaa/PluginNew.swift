@@ -53,7 +53,7 @@ struct PluginNew: ParsableCommand {
         _ = try PluginSDK.locate()
         let folder = URL(fileURLWithPath: output).appendingPathComponent(name).standardizedFileURL
         guard !FileManager.default.fileExists(atPath: folder.path) else {
-            StandardError.write("iaa: \(folder.path) already exists; choose another NAME or --output")
+            StandardError.write("iaa: \(folder.path) already exists; choose another NAME or --output", level: .error)
             throw ExitCode(1)
         }
         let template = PluginTemplate(name: name, type: type.rawValue, swift: lang == .swift)

@@ -14,6 +14,8 @@ struct Render: ParsableCommand {
     @Argument(help: "The graph file.", completion: .file(extensions: ["json"]))
     var graph: String
 
+    @OptionGroup var logging: LogOptions
+
     @Option(name: .shortAndLong, help: "Output file (.wav, .flac, .aiff).")
     var output: String
 
@@ -63,6 +65,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        logging.apply()
         var job = RenderJob(graphPath: graph, outputPath: output, seconds: duration.seconds)
         job.sampleRate = rate
         job.blockSize = period
@@ -82,7 +85,7 @@ struct Render: ParsableCommand {
             }
         } catch let error as EngineError {
             progress.finish()
-            StandardError.write(error.code == .invalidGraph ? error.message : "iaa: \(error)")
+            StandardError.write(error.code == .invalidGraph ? error.message : "iaa: \(error)", level: .error)
             throw ExitCode(error.code.exitCode)
         }
     }

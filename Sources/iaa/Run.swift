@@ -13,6 +13,8 @@ struct Run: ParsableCommand {
     @Argument(help: "The graph file.", completion: .file(extensions: ["json"]))
     var graph: String
 
+    @OptionGroup var logging: LogOptions
+
     @Option(name: [.short, .customLong("server")], help: "JACK server name (default: $JACK_DEFAULT_SERVER, else JACK's default).")
     var server: String?
 
@@ -37,6 +39,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        logging.apply()
         var options = LiveEngine.Options(graphPath: graph, serverName: server, clientName: name, socketPath: socket)
         options.deadlinePercent = deadline
         options.grantsPath = grants

@@ -92,6 +92,15 @@ extension ReadmeExampleTests {
     func pluginStepsAsWritten() throws {
         let steps = Self.pluginSteps
         try #require(steps.count == 3, "expected three shell blocks (install, scaffold, build and test), found \(steps.count)")
+        // tools/install builds only a stale binary, and a build cannot run while `swift test` holds
+        // the build folder: tools/test builds the release binary before the tests.
+        let stale = Process()
+        stale.executableURL = URL(fileURLWithPath: "/bin/sh")
+        stale.arguments = ["-c", "cd \"\(IAACommand.packageRoot)\" && test -x .build/release/iaa && test -x .build/debug/generate-manual && test -z \"$(find Sources Package.swift -newer .build/release/iaa -print -quit)\""]
+        try stale.run()
+        stale.waitUntilExit()
+        try #require(stale.terminationStatus == 0,
+                     "the release binary or the man page generator is missing or older than the sources: run tools/test, which builds them first")
         let directory = NSTemporaryDirectory() + "iaa-steps-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory + "/home", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: directory + "/work", withIntermediateDirectories: true)
@@ -117,6 +126,13 @@ extension ReadmeExampleTests {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardError = process.standardOutput
         try process.run()
+        let deadline = ContinuousClock.now + .seconds(240)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(50_000) }
+        if process.isRunning {
+            kill(-process.processIdentifier, SIGKILL)
+            process.terminate()
+            Issue.record("the README's steps did not finish within 240 s")
+        }
         process.waitUntilExit()
         let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(process.terminationStatus == 0, "the README's steps failed:\n\(output)")

@@ -48,7 +48,7 @@ public final class JackServerLauncher {
     static func logFolder() -> String {
         let environment = ProcessInfo.processInfo.environment
         func nonEmpty(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-        let candidates = [(nonEmpty("XDG_STATE_HOME") ?? NSHomeDirectory() + "/.local/state") + "/iaa",
+        let candidates = [(nonEmpty("XDG_STATE_HOME") ?? (nonEmpty("HOME") ?? NSHomeDirectory()) + "/.local/state") + "/iaa",
                           nonEmpty("XDG_RUNTIME_DIR").map { $0 + "/iaa" }].compactMap { $0 }
         for folder in candidates {
             if (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,

@@ -24,7 +24,7 @@ struct UserConfiguration {
     static var path: String {
         let environment = ProcessInfo.processInfo.environment
         if let explicit = environment["IAA_CONFIG"], !explicit.isEmpty { return explicit }
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory() + "/.config"
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
         return base + "/iaa/config.json"
     }
 
@@ -96,7 +96,13 @@ struct UserConfiguration {
         return result
     }
 
+    /// $HOME, as shells and the XDG base directories read it (Foundation's NSHomeDirectory reads
+    /// the password database instead).
+    static var home: String {
+        ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    }
+
     static func expandingTilde(_ path: String) -> String {
-        path == "~" || path.hasPrefix("~/") ? NSHomeDirectory() + path.dropFirst() : path
+        path == "~" || path.hasPrefix("~/") ? home + path.dropFirst() : path
     }
 }

@@ -51,6 +51,10 @@ struct ReadmeExampleTests {
         case "iaa-grants/1":
             try json.write(toFile: file, atomically: true, encoding: .utf8)
             return [IAACommand.packageRoot + "/graphs/headunit.json", "--grants", file]
+        case nil where !object.isEmpty && Set(object.keys).isSubset(of: ["server", "client", "pluginPath", "logLevel"]):
+            // A configuration file: the demo graph validates with it in force.
+            try json.write(toFile: file, atomically: true, encoding: .utf8)
+            return ["config", file]
         default:
             // One app, as the audio-session and Inter-App Audio sections show them.
             let id = try #require(object["id"] as? String, "README block \(index) is neither a graph, a grants file nor an app:\n\(block)")
@@ -73,8 +77,13 @@ struct ReadmeExampleTests {
         try FileManager.default.copyItem(atPath: IAACommand.packageRoot + "/graphs/graph.schema.json",
                                          toPath: directory + "/graph.schema.json")
         for (index, block) in examples.enumerated() {
-            let arguments = try Self.validation(of: block, in: directory, index: index)
-            let result = try IAACommand.run(["validate"] + arguments)
+            var arguments = try Self.validation(of: block, in: directory, index: index)
+            var environment: [String: String] = [:]
+            if arguments.first == "config" {
+                environment = ["IAA_CONFIG": arguments[1], "IAA_PLUGIN_PATH": "", "JACK_DEFAULT_SERVER": "", "IAA_LOG_LEVEL": ""]
+                arguments = [IAACommand.packageRoot + "/graphs/demo.json"]
+            }
+            let result = try IAACommand.run(["validate"] + arguments, environment: environment)
             #expect(result.status == 0, "README JSON block \(index) does not validate:\n\(block)\n\(result.stderr)")
         }
     }

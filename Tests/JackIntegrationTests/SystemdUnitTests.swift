@@ -21,8 +21,10 @@ extension JackIntegration {
             try FileManager.default.createDirectory(at: config.appendingPathComponent("iaa"), withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: home.appendingPathComponent(".local/bin/iaa").path,
                                                        withDestinationPath: JackHarness.debugBinary)
-            try FileManager.default.copyItem(atPath: JackHarness.path("graphs/demo.json"),
-                                             toPath: config.appendingPathComponent("iaa/demo.json").path)
+            // demo.json without its jack.client, so that the configuration file names the client.
+            let demo = try String(contentsOfFile: JackHarness.path("graphs/demo.json"), encoding: .utf8)
+                .replacingOccurrences(of: #""client": "iaa","#, with: "")
+            try demo.write(to: config.appendingPathComponent("iaa/demo.json"), atomically: true, encoding: .utf8)
             // The user's configuration file names the client (demo.json names none) and asks for
             // the debug log level, which logs every control request.
             try #"{ "client": "t-unit", "logLevel": "debug" }"#.write(to: config.appendingPathComponent("iaa/config.json"),
@@ -38,6 +40,8 @@ extension JackIntegration {
             // The session's server is the test's private one.
             environment["JACK_DEFAULT_SERVER"] = JackHarness.server
             environment["HOME"] = home.path
+            // A service's environment: what the test's own might add is not there.
+            for name in ["XDG_CONFIG_HOME", "IAA_CONFIG", "IAA_CLIENT", "IAA_LOG_LEVEL", "IAA_PLUGIN_PATH"] { environment[name] = nil }
             environment["XDG_RUNTIME_DIR"] = home.path
             let process = Process()
             process.executableURL = URL(fileURLWithPath: words[0])

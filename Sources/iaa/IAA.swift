@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `iaa` command: one subcommand per file, modelled on the JACK and PipeWire tools.
 @main
@@ -19,6 +20,10 @@ struct IAA: ParsableCommand {
     /// The configuration file fills unset environment variables before any command reads them.
     static func main() {
         UserConfiguration.applyDefaults()
+        // New Session Manager starts its clients by executable name alone, with NSM_URL set.
+        if CommandLine.arguments.count == 1, let url = ProcessInfo.processInfo.environment["NSM_URL"], !url.isEmpty {
+            Foundation.exit(NSMSession.run(url: url))
+        }
         main(nil)
     }
 }

@@ -31,14 +31,14 @@ public enum InterAppAudioRules {
         }
         var violations: [Violation] = []
         for app in [hostApp, nodeApp] {
-            violations += participation(app, live: live?.state(of: app.id))
+            violations += participation(app, live: live?.setting(of: app.id))
         }
         if !(hostApp.session?.backgroundModes.contains(.audio) ?? false) {
             violations.append(Violation(code: .missingEntitlement, app: hostApp.id,
                                         message: "host \"\(hostApp.id)\" lacks the \"audio\" background mode that hosting nodes needs",
                                         hint: "add \"backgroundModes\": [\"audio\"] to \"\(hostApp.id)\""))
         }
-        if let state = live?.state(of: hostApp.id) {
+        if let state = live?.setting(of: hostApp.id) {
             if !state.active {
                 violations.append(Violation(code: .incompatibleCategory, app: hostApp.id,
                                             message: "host \"\(hostApp.id)\" has no active session now (\(state.interrupted ? "interrupted" : "inactive")), so its inputs do not render",
@@ -65,7 +65,7 @@ public enum InterAppAudioRules {
         let source = connection.from.app, destination = connection.to.app
         let node = graph.apps[destination].role == .host ? source : destination
         let app = graph.apps[node]
-        guard app.session != nil, nodeNeedsSession(node, in: graph), let state = policy.state(of: app.id),
+        guard app.session != nil, nodeNeedsSession(node, in: graph), let state = policy.setting(of: app.id),
               !state.active else { return nil }
         return Violation(code: .incompatibleCategory, app: app.id,
                          message: "node \"\(app.id)\" receives audio from its host or uses its own routes and its session is no longer active (\(state.interrupted ? "interrupted" : "inactive"))",
@@ -74,7 +74,7 @@ public enum InterAppAudioRules {
 
     /// Both sides hold the `inter-app-audio` grant and a session with `mixWithOthers` (the live
     /// session's options when `live` is given).
-    static func participation(_ app: App, live: AppSessionState? = nil) -> [Violation] {
+    static func participation(_ app: App, live: SessionSetting? = nil) -> [Violation] {
         var violations: [Violation] = []
         if !(app.session?.entitlements.contains(.interAppAudio) ?? false) {
             violations.append(Violation(code: .missingEntitlement, app: app.id,

@@ -68,6 +68,16 @@ public struct SessionPolicy: Sendable, Equatable {
 
     public func state(of app: String) -> AppSessionState? { index(of: app).map(state(at:)) }
 
+    /// What an app's session is set to and whether it is active now, without the derived hearing
+    /// (gains, ducking, hints) that `state(of:)` computes over every app: what rules that read the
+    /// live session, such as Inter-App Audio's, need per connection.
+    public func setting(of app: String) -> SessionSetting? {
+        index(of: app).map { i in
+            SessionSetting(category: apps[i].category, options: apps[i].setup.options, active: apps[i].active,
+                           interrupted: apps[i].interruptedBy != nil)
+        }
+    }
+
     /// The next time a background task warns or expires, for the engine's clock.
     public var nextDeadline: Double? { apps.compactMap(deadline(of:)).min() }
 

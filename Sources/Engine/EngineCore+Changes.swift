@@ -96,6 +96,7 @@ extension EngineCore {
         let sameSessions = graph.apps.map(\.id) == newGraph.apps.map(\.id) && graph.apps.map(\.session) == newGraph.apps.map(\.session)
         publish(try install(newGraph, sameSessions: sameSessions))
         replaceDescription(newDescription)
+        libraryFoldersChanged()
         let added = newGraph.externalConnections.filter { !oldExternals.contains("\($0)") }
         for warning in connectExternals(added) { StandardError.write("iaa: warning: \(warning)") }
         return .result(.object([("applied", .bool(true)), ("diff", diff.json)]))

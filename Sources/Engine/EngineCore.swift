@@ -36,6 +36,8 @@ final class EngineCore: @unchecked Sendable {
     private var xrunsAnnounced: (all: Int64, ours: Int64, preempted: Int64) = (0, 0, 0)
     /// JACK's buffer size as last seen (JACK also calls its callback once at activation).
     private var bufferSize: Int
+    /// `iaa run --watch`: reloads rebuilt plugin libraries; nil without the option.
+    var libraryWatcher: LibraryWatcher?
 
     var graph: Graph { sessions.graph }
 
@@ -77,18 +79,32 @@ final class EngineCore: @unchecked Sendable {
 
     /// Installs `newGraph` (same JACK client), keeping every running node whose app, type and
     /// configuration did not change, and returns the session events the change caused.
+    /// An app whose plugin library was rebuilt gets a node running the new code, swapped in
+    /// with a fade (``CodeSwap``); its parameters are the graph's, its ports and connections stay.
     func install(_ newGraph: Graph, sameSessions: Bool) throws -> [SessionEvent] {
+        let rebuilt = builder.instances.appsWithNewCode(in: newGraph)
         let plan = try builder.plan(for: newGraph)
+        let swap = CodeSwap(apps: rebuilt, running: backend.currentPlan, plan: plan)
+        swap.fadeOut(rampSeconds: builder.instances.gainRampSeconds,
+                     periodSeconds: Double(backend.currentBufferSize) / backend.sampleRate)
         var events: [SessionEvent] = []
-        if sameSessions {
-            try backend.install(plan)
-            sessions.attach(plan, initial: false)
-            events = sessions.graphChanged(to: newGraph, at: now)
-        } else {
-            let replacement = SessionController(graph: newGraph)
-            events = replacement.attach(plan, initial: false, at: now)
-            try backend.install(plan)
-            sessions = replacement
+        do {
+            if sameSessions {
+                try backend.install(plan)
+                sessions.attach(plan, initial: false)
+                events = sessions.graphChanged(to: newGraph, at: now)
+            } else {
+                let replacement = SessionController(graph: newGraph)
+                events = replacement.attach(plan, initial: false, at: now)
+                try backend.install(plan)
+                sessions = replacement
+            }
+        } catch {
+            swap.restore()
+            throw error
+        }
+        swap.fadeIn { id in
+            sessions.policy.state(of: id) != nil || newGraph.appIndex(id).map { newGraph.apps[$0].role == .node } == true
         }
         return events
     }

@@ -106,8 +106,16 @@ extension EngineCore {
             _ = sessions.takeGraphAwaitingInstall()
             installAfterFade(sessions.graph)
         default:
-            for (from, to) in PortPairing.pairs(try jackNames(source, output: true, field: "from"),
-                                                try jackNames(destination, output: false, field: "to")) {
+            let pairs = PortPairing.pairs(try jackNames(source, output: true, field: "from"),
+                                          try jackNames(destination, output: false, field: "to"))
+            // Refused before anything changes: the engine would make a rule's connection again.
+            for (from, to) in pairs {
+                guard let rule = rulePair(from, to) else { continue }
+                throw RequestError(code: "keptByRule",
+                                   message: "\(from) -> \(to) is kept by the graph's jack.connections rule \"\(rule)\"; remove the rule from the graph file and `iaa apply` it",
+                                   field: "from")
+            }
+            for (from, to) in pairs {
                 guard backend.disconnect(from, to) else {
                     throw RequestError(code: "notConnected", message: "\(from) is not connected to \(to)")
                 }

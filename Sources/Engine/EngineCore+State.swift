@@ -6,7 +6,8 @@ import JackBackend
 /// What the read methods report: status, dump, ports, the Graphviz picture.
 extension EngineCore {
     func status() -> ControlJSON {
-        .object([
+        let jack = jackConnectionsJSON()
+        return .object([
             ("graph", .string(graph.name)),
             ("jack", .object([
                 ("server", .string(serverName ?? "default")), ("client", .string(clientName)),
@@ -21,6 +22,7 @@ extension EngineCore {
                                    ("tempo", .number(graph.transport.tempo))])),
             ("apps", .array(graph.apps.indices.map(appJSON))),
             ("interruption", .bool(sessions.policy.states.contains { $0.interrupted })),
+            ("jackConnections", jack.connections), ("rules", jack.rules),
         ])
     }
 
@@ -118,6 +120,7 @@ extension EngineCore {
             let label = connection.gain == 1 ? "" : " label=\"\(connection.gain)\""
             lines.append("  \"\(graph.apps[connection.from.app].id)\" -> \"\(graph.apps[connection.to.app].id)\" [tooltip=\"\(from) -> \(to)\"\(label)];")
         }
+        lines += jackDotLines()
         lines.append("}")
         return lines.joined(separator: "\n")
     }

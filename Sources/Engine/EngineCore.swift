@@ -3,6 +3,7 @@ import AudioSession
 import ControlSocket
 import Foundation
 import JackBackend
+import Synchronization
 
 /// The running engine's state: graph, plans, sessions and the JACK backend. Everything here runs
 /// on `queue`, the one serial control queue: socket requests, the clock tick and JACK's
@@ -38,6 +39,13 @@ final class EngineCore: @unchecked Sendable {
     private var bufferSize: Int
     /// `iaa run --watch`: reloads rebuilt plugin libraries; nil without the option.
     var libraryWatcher: LibraryWatcher?
+    /// Set on JACK's notification thread when a port or client appeared; cleared by the pass over
+    /// the graph's JACK connection rules it queued (one pass for a burst of registrations).
+    let rulesDue = Atomic<Bool>(false)
+    /// Rule connections JACK refused, with when they first failed: retried on the clock tick
+    /// (a program's ports exist before it activates, and JACK refuses connections until then),
+    /// warned about once they keep failing.
+    var ruleFailures: [[String]: (since: Double, warned: Bool)] = [:]
 
     var graph: Graph { sessions.graph }
 
@@ -67,10 +75,12 @@ final class EngineCore: @unchecked Sendable {
         return events
     }
 
-    /// Makes the graph's external connections; failures come back as warnings.
+    /// Makes the graph's JACK connection rules true now; warns about each rule whose port is
+    /// missing (with the closest live port names) and each connection JACK refused. Missing ports
+    /// leave their rule pending: it is made when the port appears.
     func connectExternals(_ connections: [ExternalConnection]) -> [String] {
-        var warnings: [String] = []
-        for outcome in backend.connect(connections, in: graph) {
+        var warnings = pendingRuleWarnings(connections)
+        for outcome in makeRules(connections) {
             if case .failed = outcome.result { warnings.append("\(outcome)") } else { ownConnections.insert([outcome.source, outcome.destination]) }
         }
         routeAvailable = outputsReachOutside()
@@ -121,6 +131,8 @@ final class EngineCore: @unchecked Sendable {
         }
         backend.collectRetiredPlans()
         announceXruns(at: time)
+        // Twice a second: a refused rule connection is tried again (see `ruleFailures`).
+        if !ruleFailures.isEmpty, Int(time * 10) % 5 == 0 { keepRules() }
         guard let plan = backend.currentPlan else { return }
         for app in plan.slotAppIDs where !faultsReported.contains(app) {
             guard let slot = plan.slot(for: app), slot.isFaulted else { continue }
@@ -178,6 +190,7 @@ final class EngineCore: @unchecked Sendable {
     func connectionChanged(source: String, destination: String, connected: Bool) {
         let ours = ownConnections.remove([source, destination]) != nil
         if connected { liveConnections.insert([source, destination]) } else { liveConnections.remove([source, destination]) }
+        if !connected, !ours { ruleConnectionRemoved(source, destination) }
         server?.publish(JSONValue.object([
             ("t", .number(now)),
             ("connection", .object([("from", .string(source)), ("to", .string(destination)), ("connected", .bool(connected)),
@@ -233,6 +246,13 @@ final class EngineCore: @unchecked Sendable {
             queue.async { self.connectionChanged(source: source, destination: destination, connected: connected) }
         }
         backend.onBufferSizeChange = { [self] frames in queue.async { self.bufferSizeChanged(to: frames) } }
+        backend.onGraphChange = { [self] in
+            guard !rulesDue.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            queue.async {
+                self.rulesDue.store(false, ordering: .releasing)
+                self.keepRules()
+            }
+        }
     }
 
     /// The JACK server went away: every app hears `mediaServicesWereLost`. The dead client is
@@ -278,6 +298,11 @@ final class EngineCore: @unchecked Sendable {
     /// Remembers a connection the engine asked for, so its notification is attributed to iaa.
     func noteOwnConnection(_ source: String, _ destination: String) {
         ownConnections.insert([source, destination])
+    }
+
+    /// Forgets a connection the engine asked for and JACK refused.
+    func forgetOwnConnection(_ source: String, _ destination: String) {
+        ownConnections.remove([source, destination])
     }
 }
 

@@ -47,6 +47,7 @@ struct Apply: ParsableCommand {
             }
             let lines = DiffText.lines(result["diff"] ?? .object([]))
             lines.forEach(Output.line)
+            for warning in result["warnings"]?.elements ?? [] { Output.warning(warning.plainText) }
             let applied = result["applied"]?.boolValue ?? false
             if dryRun {
                 Output.line("dry run: nothing changed")

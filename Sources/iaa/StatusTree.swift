@@ -47,6 +47,7 @@ struct StatusTree {
                 lines.append(trimmed(line))
             }
         }
+        lines += jackLines
         if let transport = transportLine { lines.append(" ├─ " + Output.styled("Transport:", .bold) + " " + transport) }
         lines += interruptionLines(apps: apps)
         return lines.joined(separator: "\n")
@@ -124,6 +125,28 @@ struct StatusTree {
         if let tempo = transport["tempo"]?.doubleValue { words.append(Output.number(tempo) + " bpm") }
         if let bar = transport["bar"], let beat = transport["beat"] { words.append("bar \(bar.plainText) beat \(beat.plainText)") }
         return words.joined(separator: ", ")
+    }
+
+    /// `├─ JACK:` with every connection to the engine's ports (`rule` when a graph rule keeps it,
+    /// `outside` when it was made by hand or by another program) and every rule not made now.
+    private var jackLines: [String] {
+        guard let connections = status["jackConnections"]?.elements, let rules = status["rules"]?.elements else { return [] }
+        var rows = connections.map { connection in
+            ("\(connection["from"]?.plainText ?? "?") -> \(connection["to"]?.plainText ?? "?")",
+             connection["rule"]?.stringValue == nil ? "outside" : "rule")
+        }
+        for rule in rules where rule["state"]?.stringValue != "made" {
+            let name = rule["rule"]?.plainText ?? "?"
+            if let waiting = rule["waitingFor"]?.stringValue {
+                rows.append((name, "pending: waiting for \(waiting)"))
+            } else {
+                rows.append((name, "refused by JACK"))
+            }
+        }
+        let title = " ├─ " + Output.styled("JACK:", .bold)
+        guard !rows.isEmpty else { return [title + " no connections"] }
+        let width = rows.map(\.0.count).max() ?? 0
+        return [title] + rows.map { trimmed(" │     \(pad($0.0, width))  \($0.1)") }
     }
 
     /// `└─ Interruptions: none`, or the interrupted apps under it.

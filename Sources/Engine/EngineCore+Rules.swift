@@ -1,0 +1,192 @@
+import AudioGraph
+import ControlSocket
+import Foundation
+import JackBackend
+
+/// The graph's `jack.connections` as rules the engine keeps true, as jack-plumbing and
+/// aj-snapshot users expect: a rule's connection is made when both of its ports exist, again
+/// after the program on the other end restarts, and again when someone removes it by hand (the
+/// rule wins, as with jack-plumbing; to end it, remove the rule and `iaa apply`). A rule whose
+/// port does not exist stays pending and says so in `status` and `graph`.
+extension EngineCore {
+    /// One rule as it stands now.
+    struct RuleState {
+        /// `APP:PORT -> ENDPOINT`, as the graph file and `apply`'s diff write it.
+        let rule: String
+        /// The JACK port pairs it stands for against the ports present now, and whether each is made.
+        let pairs: [(source: String, destination: String, made: Bool)]
+        /// The outside end when no port matches it now (`mpv:out_0`, `@playback`).
+        let waitingFor: String?
+        /// The app whose ports the rule connects, and whether they are its outputs.
+        let app: String
+        let outgoing: Bool
+
+        /// `made`, `pending` (a port is missing) or `refused` (JACK would not connect them).
+        var state: String {
+            if waitingFor != nil { return "pending" }
+            return pairs.allSatisfy(\.made) ? "made" : "refused"
+        }
+    }
+
+    /// Every rule of the running graph as it stands now. Control side.
+    func ruleStates() -> [RuleState] {
+        graph.externalConnections.map { connection in
+            let resolved = backend.portPairs(connection, in: graph)
+            let pairs = resolved.pairs.map { ($0.source, $0.destination, backend.isConnected($0.source, $0.destination)) }
+            return RuleState(rule: GraphDiff.text(connection, in: graph), pairs: pairs,
+                             waitingFor: resolved.unmatched.isEmpty ? nil : "\(connection.endpoint)",
+                             app: connection.ports.first.map { graph.apps[$0.app].id } ?? "",
+                             outgoing: connection.direction == .toExternal)
+        }
+    }
+
+    /// Makes every connection of `connections` that is not made yet; returns what JACK answered
+    /// for each one it tried. A refusal is remembered and retried on the clock tick.
+    @discardableResult
+    func makeRules(_ connections: [ExternalConnection]) -> [ConnectionOutcome] {
+        var outcomes: [ConnectionOutcome] = []
+        var current: Set<[String]> = []
+        for connection in connections {
+            for pair in backend.portPairs(connection, in: graph).pairs {
+                current.insert([pair.source, pair.destination])
+                guard !backend.isConnected(pair.source, pair.destination) else {
+                    ruleFailures[[pair.source, pair.destination]] = nil
+                    continue
+                }
+                noteOwnConnection(pair.source, pair.destination)
+                let outcome = backend.connect(pair.source, pair.destination)
+                if case .failed = outcome.result {
+                    forgetOwnConnection(pair.source, pair.destination)
+                    if ruleFailures[[pair.source, pair.destination]] == nil { ruleFailures[[pair.source, pair.destination]] = (now, false) }
+                } else {
+                    ruleFailures[[pair.source, pair.destination]] = nil
+                }
+                outcomes.append(outcome)
+            }
+        }
+        // A pair whose port went away is pending now, not failing.
+        if connections.count == graph.externalConnections.count {
+            for pair in ruleFailures.keys where !current.contains(pair) { ruleFailures[pair] = nil }
+        }
+        return outcomes
+    }
+
+    /// A port or client appeared, a rule's connection was removed, or a refused one is due for
+    /// another try: makes every rule true again. Warns once about a connection JACK keeps
+    /// refusing for two seconds (a program is refused only until it activates).
+    func keepRules() {
+        for outcome in makeRules(graph.externalConnections) {
+            guard case .failed = outcome.result, let failure = ruleFailures[[outcome.source, outcome.destination]],
+                  !failure.warned, now - failure.since >= 2 else { continue }
+            ruleFailures[[outcome.source, outcome.destination]]?.warned = true
+            StandardError.write("iaa: warning: \(outcome)")
+        }
+    }
+
+    /// Someone other than the engine removed a JACK connection: when a rule stands for it, it is
+    /// made again, shortly (the port may be going away with its program, which makes it pending).
+    func ruleConnectionRemoved(_ source: String, _ destination: String) {
+        guard rulePair(source, destination) != nil else { return }
+        queue.asyncAfter(deadline: .now() + 0.1) { [self] in keepRules() }
+    }
+
+    /// The rule that stands for the JACK connection `source -> destination`, if one does.
+    func rulePair(_ source: String, _ destination: String) -> String? {
+        for connection in graph.externalConnections
+        where backend.portPairs(connection, in: graph).pairs.contains(where: { $0.source == source && $0.destination == destination }) {
+            return GraphDiff.text(connection, in: graph)
+        }
+        return nil
+    }
+
+    /// A warning for each of `connections` whose outside port is missing now: the rule, the
+    /// port, and the closest live port names, since a typo would otherwise wait forever.
+    func pendingRuleWarnings(_ connections: [ExternalConnection]) -> [String] {
+        let live = backend.allPortNames().filter { !$0.hasPrefix(clientName + ":") }
+        return connections.compactMap { connection in
+            guard !backend.portPairs(connection, in: graph).unmatched.isEmpty else { return nil }
+            let rule = "jack.connections rule \"\(GraphDiff.text(connection, in: graph))\""
+            let pending = "the rule stays pending and is made when the port appears"
+            guard case .port(let name) = connection.endpoint else {
+                return "\(rule): no \(connection.endpoint) ports exist now; \(pending)"
+            }
+            let close = Self.closestPorts(to: name, in: live)
+            let suggestion = close.isEmpty ? "no live port is close (jack_lsp lists them)"
+                : "did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
+            return "\(rule): no JACK port \"\(name)\" exists now; \(suggestion) \(pending)"
+        }
+    }
+
+    /// Up to three live port names nearest to `name`: those of the same client first, then by
+    /// edit distance, within a third of the name's length (at least 3 edits).
+    static func closestPorts(to name: String, in live: [String]) -> [String] {
+        let limit = max(3, name.count / 3)
+        let client = name.split(separator: ":", maxSplits: 1).first.map(String.init) ?? name
+        let scored = live.map { (port: $0, distance: Suggestion.editDistance(name, $0)) }
+        let near = scored.filter { $0.distance <= limit }.sorted { ($0.distance, $0.port) < ($1.distance, $1.port) }
+        if !near.isEmpty { return Array(near.prefix(3).map(\.port)) }
+        return Array(live.filter { $0.hasPrefix(client + ":") }.prefix(3))
+    }
+
+    /// Status's view of the JACK side: every connection to our ports (made by a rule or from
+    /// outside) and every rule with its state.
+    func jackConnectionsJSON() -> (connections: ControlJSON, rules: ControlJSON) {
+        let states = ruleStates()
+        var byRule: [[String]: String] = [:]
+        for state in states { for pair in state.pairs { byRule[[pair.source, pair.destination]] = state.rule } }
+        let connections: [ControlJSON] = backend.ports().flatMap { port in
+            port.connections.map { other in
+                let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
+                return .object([("from", .string(from)), ("to", .string(to)),
+                                ("rule", byRule[[from, to]].map(JSONValue.string) ?? .null)])
+            }
+        }
+        let rules: [ControlJSON] = states.map { state in
+            .object([("rule", .string(state.rule)), ("state", .string(state.state)),
+                     ("waitingFor", state.waitingFor.map(JSONValue.string) ?? .null),
+                     ("connections", .array(state.pairs.map { pair in
+                         .object([("from", .string(pair.source)), ("to", .string(pair.destination)), ("made", .bool(pair.made))])
+                     }))])
+        }
+        return (.array(connections), .array(rules))
+    }
+
+    /// The JACK side of `graph`'s picture: outside ports as ellipses; a rule's connection solid
+    /// (red and dashed while JACK refuses it), a pending rule dashed grey to the port it waits
+    /// for, a connection made by hand dotted.
+    func jackDotLines() -> [String] {
+        let ours = Dictionary(backend.ports().map { ($0.name, $0.appID) }, uniquingKeysWith: { first, _ in first })
+        var lines: [String] = []
+        var outside: Set<String> = []
+        func edge(_ from: String, _ to: String, _ style: String, _ tooltip: String) {
+            let app = ours[from] ?? ours[to]
+            guard let app else { return }
+            let other = ours[from] == nil ? from : to
+            outside.insert(other)
+            let ends = ours[from] != nil ? "\"\(app)\" -> \"\(other)\"" : "\"\(other)\" -> \"\(app)\""
+            lines.append("  \(ends) [\(style), tooltip=\"\(tooltip)\"];")
+        }
+        var ruled: Set<[String]> = []
+        for state in ruleStates() {
+            for pair in state.pairs {
+                ruled.insert([pair.source, pair.destination])
+                edge(pair.source, pair.destination, pair.made ? "style=solid" : "style=dashed, color=red, label=\"refused\"",
+                     "rule \(state.rule)")
+            }
+            if let waiting = state.waitingFor {
+                outside.insert(waiting)
+                let ends = state.outgoing ? "\"\(state.app)\" -> \"\(waiting)\"" : "\"\(waiting)\" -> \"\(state.app)\""
+                lines.append("  \(ends) [style=dashed, color=grey, label=\"pending\", tooltip=\"rule \(state.rule): waiting for \(waiting)\"];")
+            }
+        }
+        for port in backend.ports() {
+            for other in port.connections {
+                let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
+                guard !ruled.contains([from, to]), ours[other] == nil else { continue }
+                edge(from, to, "style=dotted", "\(from) -> \(to), made outside the graph file")
+            }
+        }
+        let nodes = outside.sorted().map { "  \"\($0)\" [shape=ellipse, style=solid];" }
+        return nodes.isEmpty ? [] : ["  subgraph cluster_jack {", "    label=\"JACK\";"] + nodes.map { "  " + $0 } + ["  }"] + lines
+    }
+}

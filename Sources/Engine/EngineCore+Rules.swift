@@ -113,7 +113,7 @@ extension EngineCore {
             let close = Self.closestPorts(to: name, in: live)
             let suggestion = close.isEmpty ? "no live port is close (jack_lsp lists them)"
                 : "did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
-            return "\(rule): no JACK port \"\(name)\" exists now; \(suggestion) \(pending)"
+            return "\(rule): no JACK port \"\(name)\" exists now (\(suggestion)); \(pending)"
         }
     }
 

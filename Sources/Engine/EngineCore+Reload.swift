@@ -52,7 +52,7 @@ extension EngineCore {
     /// `apply` loads it with every check.
     func rebuiltApp(_ app: App) throws -> ReloadOutcome {
         guard let code = app.type.code else {
-            throw RequestError(code: "notAPlugin",
+            throw RequestError(code: "notReloadable",
                                message: "app \"\(app.id)\" runs the built-in node type \"\(app.type.id)\"; only plugin libraries reload",
                                field: "app")
         }
@@ -111,13 +111,19 @@ extension EngineCore {
                              externalConnections: current.externalConnections, order: current.order, policy: current.policy,
                              transport: current.transport, exposure: current.exposure)
         publish(try install(newGraph, sameSessions: true))
-        for app in apps {
-            let library = app.type.code?.library ?? ""
-            server?.publish(JSONValue.object([("t", .number(now)), ("reload", .object([
-                ("app", .string(app.id)), ("library", .string(library)), ("by", .string(cause)),
-            ]))]), topic: "events")
-            StandardError.write("iaa: reloaded \"\(app.id)\" from the rebuilt \(library) (\(cause))")
-        }
+        announceReloads(apps.map(\.id), by: cause)
         libraryFoldersChanged()
+    }
+
+    /// One `reload` line on the event stream and stderr per app now running a rebuilt library;
+    /// `cause` is `request` (`iaa reload`), `watch` (`--watch`) or `apply`.
+    func announceReloads(_ apps: [String], by cause: String) {
+        for id in apps {
+            let library = graph.appIndex(id).flatMap { graph.apps[$0].type.code?.library } ?? ""
+            server?.publish(JSONValue.object([("t", .number(now)), ("reload", .object([
+                ("app", .string(id)), ("library", .string(library)), ("by", .string(cause)),
+            ]))]), topic: "events")
+            StandardError.write("iaa: reloaded \"\(id)\" from the rebuilt \(library) (\(cause))")
+        }
     }
 }

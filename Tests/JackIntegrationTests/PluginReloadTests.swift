@@ -129,7 +129,7 @@ extension JackIntegration {
             guard case .failure(let builtin) = try running.call("reload", ["app": "tone"]) else {
                 Issue.record("reloading a built-in app was accepted"); return
             }
-            #expect(builtin.code == "notAPlugin")
+            #expect(builtin.code == "notReloadable")
             #expect(leftoverCopies(of: running.engine).isEmpty)
         }
 

@@ -108,14 +108,9 @@ extension EngineCore {
         default:
             let pairs = PortPairing.pairs(try jackNames(source, output: true, field: "from"),
                                           try jackNames(destination, output: false, field: "to"))
-            // Refused before anything changes: the engine would make a rule's connection again.
             for (from, to) in pairs {
-                guard let rule = rulePair(from, to) else { continue }
-                throw RequestError(code: "keptByRule",
-                                   message: "\(from) -> \(to) is kept by the graph's jack.connections rule \"\(rule)\"; remove the rule from the graph file and `iaa apply` it",
-                                   field: "from")
-            }
-            for (from, to) in pairs {
+                // A rule's connection stays removed, as one removed by hand (see `heldRulePairs`).
+                if rulePair(from, to) != nil { heldRulePairs.insert([from, to]) }
                 guard backend.disconnect(from, to) else {
                     throw RequestError(code: "notConnected", message: "\(from) is not connected to \(to)")
                 }

@@ -4,10 +4,14 @@ import Foundation
 import JackBackend
 
 /// The graph's `jack.connections` as rules the engine keeps true, as jack-plumbing and
-/// aj-snapshot users expect: a rule's connection is made when both of its ports exist, again
-/// after the program on the other end restarts, and again when someone removes it by hand (the
-/// rule wins, as with jack-plumbing; to end it, remove the rule and `iaa apply`). A rule whose
-/// port does not exist stays pending and says so in `status` and `graph`.
+/// aj-snapshot users expect: a rule's connection is made when both of its ports exist, and again
+/// after the program on the other end restarts (its ports appear again). A rule whose port does
+/// not exist stays pending and says so in `status` and `graph`.
+///
+/// A connection someone removes by hand (`jack_disconnect`, a patchbay, `iaa disconnect`) stays
+/// removed — unplugging is a deliberate act, and it is how a route change is tested — until the
+/// program at its outside end registers a port or restarts, or the graph is applied again: the
+/// moments jack-plumbing, which re-runs its rules when ports appear, would make it again too.
 extension EngineCore {
     /// One rule as it stands now.
     struct RuleState {
@@ -21,10 +25,16 @@ extension EngineCore {
         let app: String
         let outgoing: Bool
 
-        /// `made`, `pending` (a port is missing) or `refused` (JACK would not connect them).
+        /// Pairs removed by hand and left alone (see `heldRulePairs`).
+        let removed: Set<[String]>
+
+        /// `made`, `pending` (a port is missing), `removed` (by hand; made again when the program
+        /// restarts or on `apply`) or `refused` (JACK would not connect them).
         var state: String {
             if waitingFor != nil { return "pending" }
-            return pairs.allSatisfy(\.made) ? "made" : "refused"
+            let missing = pairs.filter { !$0.made }
+            if missing.isEmpty { return "made" }
+            return missing.allSatisfy { removed.contains([$0.source, $0.destination]) } ? "removed" : "refused"
         }
     }
 
@@ -36,7 +46,7 @@ extension EngineCore {
             return RuleState(rule: GraphDiff.text(connection, in: graph), pairs: pairs,
                              waitingFor: resolved.unmatched.isEmpty ? nil : "\(connection.endpoint)",
                              app: connection.ports.first.map { graph.apps[$0.app].id } ?? "",
-                             outgoing: connection.direction == .toExternal)
+                             outgoing: connection.direction == .toExternal, removed: heldRulePairs)
         }
     }
 
@@ -49,6 +59,7 @@ extension EngineCore {
         for connection in connections {
             for pair in backend.portPairs(connection, in: graph).pairs {
                 current.insert([pair.source, pair.destination])
+                if heldRulePairs.contains([pair.source, pair.destination]) { continue }
                 guard !backend.isConnected(pair.source, pair.destination) else {
                     ruleFailures[[pair.source, pair.destination]] = nil
                     continue
@@ -64,9 +75,10 @@ extension EngineCore {
                 outcomes.append(outcome)
             }
         }
-        // A pair whose port went away is pending now, not failing.
+        // A pair whose port went away is pending now, not failing nor removed.
         if connections.count == graph.externalConnections.count {
             for pair in ruleFailures.keys where !current.contains(pair) { ruleFailures[pair] = nil }
+            heldRulePairs = heldRulePairs.filter(current.contains)
         }
         return outcomes
     }
@@ -84,10 +96,21 @@ extension EngineCore {
     }
 
     /// Someone other than the engine removed a JACK connection: when a rule stands for it, it is
-    /// made again, shortly (the port may be going away with its program, which makes it pending).
+    /// left alone until its outside end appears again (see `heldRulePairs`).
     func ruleConnectionRemoved(_ source: String, _ destination: String) {
         guard rulePair(source, destination) != nil else { return }
-        queue.asyncAfter(deadline: .now() + 0.1) { [self] in keepRules() }
+        heldRulePairs.insert([source, destination])
+    }
+
+    /// Ports or clients appeared (`names`: full port names and client names): the rule
+    /// connections removed by hand at those ends are made again with the rest.
+    func portsAppeared(_ names: [String]) {
+        let ours = clientName + ":"
+        heldRulePairs = heldRulePairs.filter { pair in
+            let outside = pair.filter { !$0.hasPrefix(ours) }
+            return !outside.contains { port in names.contains { $0 == port || port.hasPrefix($0 + ":") } }
+        }
+        keepRules()
     }
 
     /// The rule that stands for the JACK connection `source -> destination`, if one does.

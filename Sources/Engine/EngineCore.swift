@@ -42,6 +42,11 @@ final class EngineCore: @unchecked Sendable {
     /// Set on JACK's notification thread when a port or client appeared; cleared by the pass over
     /// the graph's JACK connection rules it queued (one pass for a burst of registrations).
     let rulesDue = Atomic<Bool>(false)
+    /// The ports and clients that appeared since the last pass, by name.
+    let appeared = Mutex<[String]>([])
+    /// Rule connections someone removed by hand (or with `iaa disconnect`): left alone until a
+    /// port or client at their outside end appears again (the program restarted), or `apply`.
+    var heldRulePairs: Set<[String]> = []
     /// Rule connections JACK refused, with when they first failed: retried on the clock tick
     /// (a program's ports exist before it activates, and JACK refuses connections until then),
     /// warned about once they keep failing.
@@ -78,7 +83,9 @@ final class EngineCore: @unchecked Sendable {
     /// Makes the graph's JACK connection rules true now; warns about each rule whose port is
     /// missing (with the closest live port names) and each connection JACK refused. Missing ports
     /// leave their rule pending: it is made when the port appears.
+    /// Rule connections removed by hand are made again too.
     func connectExternals(_ connections: [ExternalConnection]) -> [String] {
+        heldRulePairs = []
         var warnings = pendingRuleWarnings(connections)
         for outcome in makeRules(connections) {
             if case .failed = outcome.result { warnings.append("\(outcome)") } else { ownConnections.insert([outcome.source, outcome.destination]) }
@@ -246,11 +253,15 @@ final class EngineCore: @unchecked Sendable {
             queue.async { self.connectionChanged(source: source, destination: destination, connected: connected) }
         }
         backend.onBufferSizeChange = { [self] frames in queue.async { self.bufferSizeChanged(to: frames) } }
-        backend.onGraphChange = { [self] in
+        backend.onRegistration = { [self] name in
+            appeared.withLock { $0.append(name) }
             guard !rulesDue.exchange(true, ordering: .acquiringAndReleasing) else { return }
             queue.async {
                 self.rulesDue.store(false, ordering: .releasing)
-                self.keepRules()
+                self.portsAppeared(self.appeared.withLock { names in
+                    defer { names = [] }
+                    return names
+                })
             }
         }
     }

@@ -30,10 +30,10 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
     public var onConnectionChange: (@Sendable (String, String, Bool) -> Void)?
     /// Called on JACK's notification thread when the buffer size changes. Set before `activate`.
     public var onBufferSizeChange: (@Sendable (Int) -> Void)?
-    /// Called on JACK's notification thread when any client registers a port or any client comes
-    /// or goes. It must only note the fact: a server request from that thread (`jack_connect`,
-    /// `jack_port_by_name`) can deadlock jack2. Set before `activate`.
-    public var onGraphChange: (@Sendable () -> Void)?
+    /// Called on JACK's notification thread when any client registers a port (its full name) or
+    /// a client appears (its name). It must only note the fact: a server request from that thread
+    /// (`jack_connect`, `jack_port_by_name`) can deadlock jack2. Set before `activate`.
+    public var onRegistration: (@Sendable (String) -> Void)?
 
     /// Opens the client with an exact name and never starts a server (CONVENTIONS.md).
     public init(clientName: String, serverName: String?, probe: RealtimeProbe = .disabled) throws(JackError) {

@@ -28,7 +28,11 @@ extension JackIntegration {
             try jackConnections()[port]?.contains(other) == true
         }
 
-        @Test("a rule is made when its program starts after the engine, again after it restarts, and again after a removal by hand")
+        func ruleState(_ running: Running) throws -> String? {
+            try running.result("status")["rules"]?.arrayValue?.first?["state"]?.stringValue
+        }
+
+        @Test("a rule is made when its program starts after the engine, and again after it restarts")
         func ruleFollowsProgram() throws {
             let (path, folder) = try graph(rules: [("t-rmetro:120_bpm", "g:in")])
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -42,29 +46,52 @@ extension JackIntegration {
             defer { metro.stop() }
             #expect(try waitUntil(seconds: 5) { try connected("t-rule:g.in", to: "t-rmetro:120_bpm") },
                     "the rule's connection was not made when jack_metro started")
-            metro.stop()
-            #expect(try waitUntil(seconds: 5) { try jackConnections()["t-rule:g.in"]?.isEmpty == true })
-
-            let again = try ProgramProcess("jack_metro", ["-b", "120", "-n", "t-rmetro"])
-            defer { again.stop() }
-            #expect(try waitUntil(seconds: 5) { try connected("t-rule:g.in", to: "t-rmetro:120_bpm") },
-                    "the rule's connection was not made again when jack_metro restarted")
-
-            #expect(try runCommand("jack_disconnect", ["t-rmetro:120_bpm", "t-rule:g.in"]).status == 0)
-            #expect(try waitUntil(seconds: 5) { try connected("t-rule:g.in", to: "t-rmetro:120_bpm") },
-                    "the rule's connection was not made again after jack_disconnect")
-
             let status = try running.result("status")
             let made = status["jackConnections"]?.arrayValue?.first { $0["from"]?.stringValue == "t-rmetro:120_bpm" }
             #expect(made?["to"]?.stringValue == "t-rule:g.in")
             #expect(made?["rule"]?.stringValue == "t-rmetro:120_bpm -> g:in")
             #expect(status["rules"]?.arrayValue?.first?["state"]?.stringValue == "made")
-            // `iaa disconnect` of a rule's connection is refused: the engine would make it again.
-            guard case .failure(let error) = try running.call("disconnect", ["from": "t-rmetro:120_bpm", "to": "g:in"]) else {
-                Issue.record("disconnecting a rule's connection was accepted"); return
-            }
-            #expect(error.code == "keptByRule")
-            #expect(try connected("t-rule:g.in", to: "t-rmetro:120_bpm"))
+
+            metro.stop()
+            #expect(try waitUntil(seconds: 5) { try jackConnections()["t-rule:g.in"]?.isEmpty == true })
+            let again = try ProgramProcess("jack_metro", ["-b", "120", "-n", "t-rmetro"])
+            defer { again.stop() }
+            #expect(try waitUntil(seconds: 5) { try connected("t-rule:g.in", to: "t-rmetro:120_bpm") },
+                    "the rule's connection was not made again when jack_metro restarted")
+        }
+
+        @Test("a rule's connection removed by hand stays removed until its program restarts or the graph is applied")
+        func removedByHand() throws {
+            let (path, folder) = try graph(rules: [("t-hmetro:120_bpm", "g:in")])
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let running = try Running(graph: path, client: "t-hand")
+            defer { running.stop() }
+            let metro = try ProgramProcess("jack_metro", ["-b", "120", "-n", "t-hmetro"])
+            defer { metro.stop() }
+            #expect(try waitUntil(seconds: 5) { try connected("t-hand:g.in", to: "t-hmetro:120_bpm") })
+
+            #expect(try runCommand("jack_disconnect", ["t-hmetro:120_bpm", "t-hand:g.in"]).status == 0)
+            #expect(try waitUntil(seconds: 3) { try ruleState(running) == "removed" })
+            // Another program's ports appearing does not bring it back; only its own end's do.
+            let other = try ProgramProcess("jack_metro", ["-b", "90", "-n", "t-hother"])
+            defer { other.stop() }
+            #expect(try waitUntil(seconds: 5) { try jackPorts().contains("t-hother:90_bpm") })
+            usleep(300_000)
+            #expect(try !connected("t-hand:g.in", to: "t-hmetro:120_bpm"))
+            metro.stop()
+            let restarted = try ProgramProcess("jack_metro", ["-b", "120", "-n", "t-hmetro"])
+            defer { restarted.stop() }
+            #expect(try waitUntil(seconds: 5) { try connected("t-hand:g.in", to: "t-hmetro:120_bpm") },
+                    "the rule's connection was not made again when its program restarted")
+
+            // `iaa disconnect` removes it the same way; `apply` makes it again.
+            #expect(try runCommand(JackHarness.debugBinary, ["disconnect", "t-hmetro:120_bpm", "g:in", "--socket", running.socket]).status == 0)
+            #expect(try waitUntil(seconds: 3) { try ruleState(running) == "removed" })
+            #expect(try !connected("t-hand:g.in", to: "t-hmetro:120_bpm"))
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            _ = try running.result("apply", ["text": .string(text), "file": .string(path)])
+            #expect(try connected("t-hand:g.in", to: "t-hmetro:120_bpm"))
+            #expect(try ruleState(running) == "made")
         }
 
         @Test("a misspelt port gets a did-you-mean warning at start and in the apply reply, and the rule waits for it")

@@ -175,8 +175,8 @@ extension EngineCore {
     }
 
     /// The JACK side of `graph`'s picture: outside ports as ellipses; a rule's connection solid
-    /// (red and dashed while JACK refuses it), a pending rule dashed grey to the port it waits
-    /// for, a connection made by hand dotted.
+    /// (dashed: grey while removed by hand, red while JACK refuses it), a pending rule dashed grey
+    /// to the port it waits for, a connection made by hand dotted.
     func jackDotLines() -> [String] {
         let ours = Dictionary(backend.ports().map { ($0.name, $0.appID) }, uniquingKeysWith: { first, _ in first })
         var lines: [String] = []
@@ -193,7 +193,9 @@ extension EngineCore {
         for state in ruleStates() {
             for pair in state.pairs {
                 ruled.insert([pair.source, pair.destination])
-                edge(pair.source, pair.destination, pair.made ? "style=solid" : "style=dashed, color=red, label=\"refused\"",
+                let removed = state.removed.contains([pair.source, pair.destination])
+                edge(pair.source, pair.destination,
+                     pair.made ? "style=solid" : removed ? "style=dashed, color=grey, label=\"removed\"" : "style=dashed, color=red, label=\"refused\"",
                      "rule \(state.rule)")
             }
             if let waiting = state.waitingFor {

@@ -139,6 +139,8 @@ struct StatusTree {
             let name = rule["rule"]?.plainText ?? "?"
             if let waiting = rule["waitingFor"]?.stringValue {
                 rows.append((name, "pending: waiting for \(waiting)"))
+            } else if rule["state"]?.stringValue == "removed" {
+                rows.append((name, "removed by hand: made again when its program restarts, or on iaa apply"))
             } else {
                 rows.append((name, "refused by JACK"))
             }

@@ -86,8 +86,21 @@ enum LibraryCopy {
     }
 
     /// A new file, readable and executable only by us, under a name this process never used.
+    /// Where the copies go: `$TMPDIR`, else `/tmp`.
+    static var folder: String {
+        getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+
+    /// True when `folder` is on a file system mounted `noexec`, where no library can be mapped.
+    static var folderIsNoExec: Bool {
+        // ST_NOEXEC (8 in <sys/statvfs.h>) is declared only with _GNU_SOURCE, which Swift's Glibc lacks.
+        let noExec: UInt = 8
+        var info = statvfs()
+        return statvfs(folder, &info) == 0 && (info.f_flag & noExec) != 0
+    }
+
     private static func create(for path: String) throws(PluginLoadError) -> (String, Int32) {
-        let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let folder = Self.folder
         let base = path.split(separator: "/").last.map(String.init) ?? "plugin.so"
         for _ in 0..<100 {
             let name = "\(folder)/iaa-plugin-\(getpid())-\(nextNumber())-\(base)"

@@ -37,8 +37,10 @@ public final class PluginLibrary: @unchecked Sendable {
         // Mapped (or refused): the name is no longer needed, and nothing stays on disk.
         unlink(copy)
         guard let handle = opened else {
-            throw PluginLoadError(.notAPlugin, "\(path) could not be loaded: \(openError)",
-                                  hint: "is it a shared library built for this machine (cc -shared -fPIC)?")
+            let hint = LibraryCopy.folderIsNoExec
+                ? "the engine loads a private copy from \(LibraryCopy.folder), which is mounted noexec; set TMPDIR to a folder that is not"
+                : "is it a shared library built for this machine (cc -shared -fPIC)?"
+            throw PluginLoadError(.notAPlugin, "\(path) could not be loaded: \(openError)", hint: hint)
         }
         dlerror()
         guard let symbol = dlsym(handle, IAA_PLUGIN_ENTRY_SYMBOL) else {

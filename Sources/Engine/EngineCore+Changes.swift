@@ -95,7 +95,7 @@ extension EngineCore {
         let sameSessions = graph.apps.map(\.id) == newGraph.apps.map(\.id) && graph.apps.map(\.session) == newGraph.apps.map(\.session)
         publish(try install(newGraph, sameSessions: sameSessions))
         replaceDescription(newDescription)
-        announceReloads(diff.appsReloaded, by: "apply")
+        announceReloads(diff.appsReloaded, by: .apply)
         libraryFoldersChanged()
         // Every rule, not only the new ones: a pending rule is reported again, a removed one remade.
         let warnings = connectExternals(newGraph.externalConnections)

@@ -6,6 +6,16 @@ import PluginHost
 /// `reload` and `iaa run --watch`: swapping in the current build of rebuilt plugin libraries
 /// while the engine runs, keeping each app's parameter values and every connection.
 extension EngineCore {
+    /// What made the engine swap in a rebuilt library, as the `reload` event's `by` says.
+    enum ReloadCause: String {
+        /// `iaa reload APP`.
+        case request
+        /// `iaa run --watch` saw the file written.
+        case watch
+        /// `iaa apply` of a graph whose library changed.
+        case apply
+    }
+
     /// What the current build of one app's library offers in its place, or why it cannot go in.
     enum ReloadOutcome {
         case unchanged(library: String)
@@ -20,7 +30,7 @@ extension EngineCore {
             return .result(.object([("app", .string(app.id)), ("reloaded", .bool(false)), ("library", .string(library)),
                                     ("reason", .string("the library has not changed since it was loaded"))]))
         case .rebuilt(let new, let library, let identity):
-            try swapIn([new], by: "request")
+            try swapIn([new], by: .request)
             return .result(.object([("app", .string(app.id)), ("reloaded", .bool(true)), ("library", .string(library)),
                                     ("identity", .string(identity))]))
         }
@@ -41,7 +51,7 @@ extension EngineCore {
         }
         guard !rebuilt.isEmpty else { return }
         do {
-            try swapIn(rebuilt, by: "watch")
+            try swapIn(rebuilt, by: .watch)
         } catch {
             StandardError.write("iaa: warning: cannot reload \(rebuilt.map(\.id).joined(separator: ", ")): \(error)")
         }
@@ -97,7 +107,7 @@ extension EngineCore {
 
     /// Installs the running graph with `apps` replaced, every app keeping its live parameter
     /// values (what `iaa set` changed too), and announces each reload on the event stream.
-    func swapIn(_ apps: [App], by cause: String) throws {
+    func swapIn(_ apps: [App], by cause: ReloadCause) throws {
         let plan = backend.currentPlan
         let replaced = Dictionary(uniqueKeysWithValues: apps.map { ($0.id, $0) })
         let live = graph.apps.map { app in
@@ -115,15 +125,14 @@ extension EngineCore {
         libraryFoldersChanged()
     }
 
-    /// One `reload` line on the event stream and stderr per app now running a rebuilt library;
-    /// `cause` is `request` (`iaa reload`), `watch` (`--watch`) or `apply`.
-    func announceReloads(_ apps: [String], by cause: String) {
+    /// One `reload` line on the event stream and stderr per app now running a rebuilt library.
+    func announceReloads(_ apps: [String], by cause: ReloadCause) {
         for id in apps {
             let library = graph.appIndex(id).flatMap { graph.apps[$0].type.code?.library } ?? ""
             server?.publish(JSONValue.object([("t", .number(now)), ("reload", .object([
-                ("app", .string(id)), ("library", .string(library)), ("by", .string(cause)),
+                ("app", .string(id)), ("library", .string(library)), ("by", .string(cause.rawValue)),
             ]))]), topic: "events")
-            StandardError.write("iaa: reloaded \"\(id)\" from the rebuilt \(library) (\(cause))")
+            StandardError.write("iaa: reloaded \"\(id)\" from the rebuilt \(library) (\(cause.rawValue))")
         }
     }
 }

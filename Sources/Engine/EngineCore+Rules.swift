@@ -28,13 +28,23 @@ extension EngineCore {
         /// Pairs removed by hand and left alone (see `heldRulePairs`).
         let removed: Set<[String]>
 
-        /// `made`, `pending` (a port is missing), `removed` (by hand; made again when the program
-        /// restarts or on `apply`) or `refused` (JACK would not connect them).
-        var state: String {
-            if waitingFor != nil { return "pending" }
+        /// Where a rule stands, in `status`'s words.
+        enum State: String {
+            /// Every connection it stands for exists.
+            case made
+            /// Its outside port does not exist now; it is made when the port appears.
+            case pending
+            /// Removed by hand; made again when the program restarts, or on `apply`.
+            case removed
+            /// Both ports exist but JACK refuses the connection; retried twice a second.
+            case refused
+        }
+
+        var state: State {
+            if waitingFor != nil { return .pending }
             let missing = pairs.filter { !$0.made }
-            if missing.isEmpty { return "made" }
-            return missing.allSatisfy { removed.contains([$0.source, $0.destination]) } ? "removed" : "refused"
+            if missing.isEmpty { return .made }
+            return missing.allSatisfy { removed.contains([$0.source, $0.destination]) } ? .removed : .refused
         }
     }
 
@@ -165,7 +175,7 @@ extension EngineCore {
             }
         }
         let rules: [ControlJSON] = states.map { state in
-            .object([("rule", .string(state.rule)), ("state", .string(state.state)),
+            .object([("rule", .string(state.rule)), ("state", .string(state.state.rawValue)),
                      ("waitingFor", state.waitingFor.map(JSONValue.string) ?? .null),
                      ("connections", .array(state.pairs.map { pair in
                          .object([("from", .string(pair.source)), ("to", .string(pair.destination)), ("made", .bool(pair.made))])

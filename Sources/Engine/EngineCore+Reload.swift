@@ -120,7 +120,12 @@ extension EngineCore {
         let newGraph = Graph(name: current.name, apps: live, connections: current.connections,
                              externalConnections: current.externalConnections, order: current.order, policy: current.policy,
                              transport: current.transport, exposure: current.exposure)
-        publish(try install(newGraph, sameSessions: true))
+        do {
+            publish(try install(newGraph, sameSessions: true))
+        } catch let error as PluginCreateError {
+            // Nothing changed: the node is created before the old one fades out.
+            throw RequestError(code: "createFailed", message: "\(error); the old build keeps running", field: "app")
+        }
         announceReloads(apps.map(\.id), by: cause)
         libraryFoldersChanged()
     }

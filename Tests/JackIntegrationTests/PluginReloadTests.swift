@@ -16,6 +16,9 @@ extension JackIntegration {
         static let source = """
             #include <stdlib.h>
             #include "iaa_plugin.h"
+            #ifndef LEVEL_MAX
+            #define LEVEL_MAX 1.0f
+            #endif
             static void *c_create(const iaa_plugin_descriptor *d, double r, uint32_t f, char *e, size_t n) {
                 (void)d; (void)r; (void)f; (void)e; (void)n;
                 return calloc(1, 1);
@@ -31,7 +34,7 @@ extension JackIntegration {
             static void c_reset(void *instance) { (void)instance; }
             static void c_destroy(void *instance) { free(instance); }
             static const iaa_port ports[] = {{"out", "Output", IAA_PORT_OUTPUT, IAA_PORT_AUDIO, NULL}};
-            static const iaa_parameter parameters[] = {{"level", "Level", 0.0f, 1.0f, 1.0f, IAA_UNIT_GENERIC, 0}};
+            static const iaa_parameter parameters[] = {{"level", "Level", 0.0f, LEVEL_MAX, 1.0f, IAA_UNIT_GENERIC, 0}};
             static const iaa_plugin_descriptor descriptor = {
                 .id = "level", .name = "Level", .summary = "A constant level.",
                 .component = {"aurg", "levl", "test", "Test: Level", 1},
@@ -44,8 +47,8 @@ extension JackIntegration {
 
             """
 
-        /// A folder with the plugin built with `level` and a graph running it (level 0.5) beside a
-        /// built-in oscillator.
+        /// A folder with the plugin built with `level` and a graph running it (level 0.5), feeding a
+        /// built-in gain, beside a built-in oscillator.
         func stage() throws -> (folder: URL, graph: String) {
             let folder = try JackHarness.temporaryDirectory()
             try Self.source.write(to: folder.appendingPathComponent("level.c"), atomically: true, encoding: .utf8)
@@ -54,15 +57,16 @@ extension JackIntegration {
             try """
                 { "format": "iaa-graph/1", "name": "reload",
                   "apps": [ { "id": "dc", "plugin": "./liblevel.so", "params": { "level": 0.5 } },
+                            { "id": "g", "plugin": "builtin:gain" },
                             { "id": "tone", "plugin": "builtin:oscillator" } ],
-                  "connections": [] }
+                  "connections": [ { "from": "dc:out", "to": "g:in" } ] }
                 """.write(toFile: graph, atomically: true, encoding: .utf8)
             return (folder, graph)
         }
 
         /// Compiles the plugin in place (the linker writes a new file at the same path).
-        func build(in folder: URL, level: Double) throws {
-            let result = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-DLEVEL=\(level)f",
+        func build(in folder: URL, level: Double, levelMaximum: Double = 1) throws {
+            let result = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-DLEVEL=\(level)f", "-DLEVEL_MAX=\(levelMaximum)f",
                                                "-I", JackHarness.path("Sources/IAAPluginABI/include"),
                                                "-o", folder.appendingPathComponent("liblevel.so").path,
                                                folder.appendingPathComponent("level.c").path])
@@ -123,6 +127,8 @@ extension JackIntegration {
                     "the recording runs from \(swap.first ?? 0) to \(swap.last ?? 0)")
 
             #expect(abs(try level("t-rld:dc.out") - 0.4) < 0.001)
+            // The internal connection feeds the new node's output on.
+            #expect(abs(try level("t-rld:g.out") - 0.4) < 0.001)
             #expect(try running.result("get", ["app": "dc", "param": "level"])["parameters"]?.arrayValue?.first?["value"]?.doubleValue == Double(Float(0.8)))
             #expect(try jackConnections()["t-rld:dc.out"]?.contains("system:playback_1") == true)
             #expect(try iaa(["reload", "dc"], running).stdout.hasPrefix("unchanged: "))
@@ -146,6 +152,21 @@ extension JackIntegration {
             let applied = try iaa(["apply", graph], running)
             #expect(applied.stdout.contains("~ app dc (library rebuilt: new code)"), "\(applied.stdout)")
             #expect(abs(try level("t-rla:dc.out") - 0.375) < 0.001)
+        }
+
+        @Test("a rebuild that changes the parameters is refused by reload, and the old build keeps running")
+        func changedParameters() throws {
+            let (folder, graph) = try stage()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let running = try Running(graph: graph, client: "t-rlc")
+            defer { running.stop() }
+            try build(in: folder, level: 0.5, levelMaximum: 2)
+            guard case .failure(let error) = try running.call("reload", ["app": "dc"]) else {
+                Issue.record("a reload that changes the parameters was accepted"); return
+            }
+            #expect(error.code == "libraryChanged")
+            #expect(error.message.contains("changes the parameters of app \"dc\"") && error.message.contains("`iaa apply`"), "\(error.message)")
+            #expect(abs(try level("t-rlc:dc.out") - 0.125) < 0.001)
         }
 
         @Test("with --watch, rewriting the library alone reloads it")

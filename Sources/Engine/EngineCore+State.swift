@@ -2,6 +2,7 @@ import AudioGraph
 import AudioSession
 import ControlSocket
 import JackBackend
+import PluginHost
 
 /// What the read methods report: status, dump, ports, the Graphviz picture.
 extension EngineCore {
@@ -43,6 +44,10 @@ extension EngineCore {
             ("gain", .number(Double(backend.currentPlan?.slot(for: app.id)?.policyGainTargetValue ?? 1))),
             ("muted", .bool(backend.currentPlan?.slot(for: app.id)?.isFaulted ?? false)),
             ("fault", faultJSON(app.id)),
+            ("library", app.type.code.map { code in
+                .object([("path", .string(code.library)), ("identity", .string(code.identity)),
+                         ("rebuilt", .bool(LibraryFileIdentity(path: code.library).map { $0.description != code.identity } ?? false))])
+            } ?? .null),
             ("session", session),
         ])
     }

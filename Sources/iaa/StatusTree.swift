@@ -68,7 +68,12 @@ struct StatusTree {
 
     private static func row(number: Int, app: ControlJSON) -> Row {
         let id = app["id"]?.plainText ?? "?"
-        let row = plainRow(number: number, id: id, app: app)
+        var row = plainRow(number: number, id: id, app: app)
+        // The library was rebuilt since it was loaded, and the old build still runs.
+        if app["library"]?["rebuilt"]?.boolValue == true {
+            row = Row(foreground: row.foreground, number: number, id: id, description: row.description,
+                      state: row.state + "   " + Output.styled("rebuilt on disk: iaa reload \(id)", .yellow))
+        }
         // A node the engine stopped running says so before anything else: `bypassed (deadline)`.
         guard let fault = app["fault"], let action = fault["action"]?.stringValue else { return row }
         let kind = fault["kind"]?.stringValue == "deadline" ? "deadline" : "NaN/Inf"

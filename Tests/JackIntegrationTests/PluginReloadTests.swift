@@ -87,6 +87,12 @@ extension JackIntegration {
             return Array(try SoundFileReader(path: file).readAll()[0].dropFirst(2_400))
         }
 
+        /// Whether `status` says the app's library was rebuilt since it was loaded.
+        func rebuiltOnDisk(_ app: String, _ running: Running) throws -> Bool? {
+            let apps = try running.result("status")["apps"]?.arrayValue ?? []
+            return apps.first { $0["id"]?.stringValue == app }?["library"]?["rebuilt"]?.boolValue
+        }
+
         func iaa(_ arguments: [String], _ running: Running) throws -> CommandResult {
             try runCommand(JackHarness.debugBinary, arguments + ["--socket", running.socket])
         }
@@ -108,7 +114,10 @@ extension JackIntegration {
             #expect(try runCommand("jack_connect", ["t-rld:dc.out", "system:playback_1"]).status == 0)
             #expect(abs(try level("t-rld:dc.out") - 0.2) < 0.001)
 
+            #expect(try rebuiltOnDisk("dc", running) == false)
             try build(in: folder, level: 0.5)
+            #expect(try rebuiltOnDisk("dc", running) == true)
+            #expect(try iaa(["status"], running).stdout.contains("rebuilt on disk: iaa reload dc"))
             // Recorded across the swap: the step from 0.2 to 0.4 must be a ramp, not a jump.
             let directory = try JackHarness.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -127,6 +136,7 @@ extension JackIntegration {
                     "the recording runs from \(swap.first ?? 0) to \(swap.last ?? 0)")
 
             #expect(abs(try level("t-rld:dc.out") - 0.4) < 0.001)
+            #expect(try rebuiltOnDisk("dc", running) == false)
             // The internal connection feeds the new node's output on.
             #expect(abs(try level("t-rld:g.out") - 0.4) < 0.001)
             #expect(try running.result("get", ["app": "dc", "param": "level"])["parameters"]?.arrayValue?.first?["value"]?.doubleValue == Double(Float(0.8)))

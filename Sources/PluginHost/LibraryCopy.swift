@@ -5,49 +5,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Which build of a library file the engine loaded: device, inode, size and modification time.
-///
-/// A rebuild changes at least one of them (a linker writes a new inode, `cp` over the file changes
-/// its size or mtime), so comparing the identity stored at load time with the file's identity now
-/// tells `apply`, `iaa reload` and `iaa run --watch` whether the code on disk is new.
-public struct LibraryFileIdentity: Sendable, Hashable, CustomStringConvertible {
-    public let device: UInt64
-    public let inode: UInt64
-    public let size: Int64
-    public let modified: timespec
-
-    /// The identity of the file at `path` now, or nil when it cannot be read.
-    public init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        self.init(info)
-    }
-
-    init(_ info: stat) {
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
-        size = Int64(info.st_size)
-        modified = info.st_mtim
-    }
-
-    public var description: String {
-        "dev \(device) inode \(inode) size \(size) mtime \(modified.tv_sec).\(modified.tv_nsec)"
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.size == rhs.size
-            && lhs.modified.tv_sec == rhs.modified.tv_sec && lhs.modified.tv_nsec == rhs.modified.tv_nsec
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(device)
-        hasher.combine(inode)
-        hasher.combine(size)
-        hasher.combine(modified.tv_sec)
-        hasher.combine(modified.tv_nsec)
-    }
-}
-
 /// Copies a plugin library to a private file the engine then `dlopen`s, so a rebuilt library at
 /// the same path can be loaded while the old build still runs.
 ///
@@ -85,7 +42,6 @@ enum LibraryCopy {
         return (copy, LibraryFileIdentity(info))
     }
 
-    /// A new file, readable and executable only by us, under a name this process never used.
     /// Where the copies go: `$TMPDIR`, else `/tmp`.
     static var folder: String {
         getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
@@ -99,6 +55,7 @@ enum LibraryCopy {
         return statvfs(folder, &info) == 0 && (info.f_flag & noExec) != 0
     }
 
+    /// A new file, readable and executable only by us, under a name this process never used.
     private static func create(for path: String) throws(PluginLoadError) -> (String, Int32) {
         let folder = Self.folder
         let base = path.split(separator: "/").last.map(String.init) ?? "plugin.so"

@@ -106,8 +106,11 @@ extension EngineCore {
             _ = sessions.takeGraphAwaitingInstall()
             installAfterFade(sessions.graph)
         default:
-            for (from, to) in PortPairing.pairs(try jackNames(source, output: true, field: "from"),
-                                                try jackNames(destination, output: false, field: "to")) {
+            let pairs = PortPairing.pairs(try jackNames(source, output: true, field: "from"),
+                                          try jackNames(destination, output: false, field: "to"))
+            for (from, to) in pairs {
+                // A rule's connection stays removed, as one removed by hand (see `heldRulePairs`).
+                if rulePair(from, to) != nil { heldRulePairs.insert([from, to]) }
                 guard backend.disconnect(from, to) else {
                     throw RequestError(code: "notConnected", message: "\(from) is not connected to \(to)")
                 }

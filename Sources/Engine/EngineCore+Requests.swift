@@ -38,6 +38,7 @@ extension EngineCore {
             case "session.preferredBuffer": return try preferredBuffer(request)
             case "remote": return try remote(request)
             case "apply": return try apply(request)
+            case "reload": return try reload(request)
             case "enable":
                 let id = try app(request).app.id
                 return .result(.object([("app", .string(id)), ("enabled", .bool(enable(id)))]))

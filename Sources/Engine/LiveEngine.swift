@@ -19,6 +19,8 @@ public struct LiveEngine {
         public var deadlinePercent: Double = 50
         /// A grants file bounding the entitlements graphs may grant (`--grants`), or nil.
         public var grantsPath: String?
+        /// `--watch`: reload a plugin library when it is rebuilt in place.
+        public var watchLibraries = false
 
         public init(graphPath: String, serverName: String? = nil, clientName: String? = nil, socketPath: String? = nil) {
             self.graphPath = graphPath
@@ -95,6 +97,14 @@ public struct LiveEngine {
                                            diagnostics: { StandardError.write("iaa: control: \($0)", level: .warning) },
                                            handler: { [core] request in core.handle(request) })
             core.queue.sync { core.server = server }
+            if options.watchLibraries {
+                let watcher = try LibraryWatcher(queue: core.queue) { [core] in core.reloadChangedLibraries() }
+                core.queue.sync {
+                    core.libraryWatcher = watcher
+                    core.libraryFoldersChanged()
+                }
+                StandardError.write("iaa: watching the plugin libraries' folders; a rebuilt library is reloaded")
+            }
             server.start()
             StandardError.write("iaa: control socket \(path)")
         } catch {

@@ -40,7 +40,7 @@ public struct PluginResolver: Sendable {
         let library: PluginLibrary
         do {
             let path = try locate(reference, graphDirectory: graphDirectory)
-            library = try PluginLibrary(path: path)
+            library = try PluginLibrary.load(path: path)
         } catch {
             return .failure(error)
         }
@@ -108,7 +108,8 @@ public struct PluginResolver: Sendable {
         reference.contains("/") || reference.hasSuffix(".so")
     }
 
-    static func split(_ plugin: String) -> (reference: String, selector: String?) {
+    /// A `plugin` value's library reference and its `#id` selector, if any.
+    public static func split(_ plugin: String) -> (reference: String, selector: String?) {
         guard let mark = plugin.lastIndex(of: "#") else { return (plugin, nil) }
         return (String(plugin[..<mark]), String(plugin[plugin.index(after: mark)...]))
     }

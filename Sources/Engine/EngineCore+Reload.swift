@@ -102,7 +102,7 @@ extension EngineCore {
     func libraryFoldersChanged() {
         guard let watcher = libraryWatcher else { return }
         let libraries = Set(graph.apps.compactMap { $0.type.code?.library }).sorted()
-        for warning in watcher.watch(libraries: libraries) { StandardError.write("iaa: warning: \(warning)") }
+        for warning in watcher.watch(libraries: libraries) { StandardError.warning(warning) }
     }
 
     /// Installs the running graph with `apps` replaced, every app keeping its live parameter

@@ -24,6 +24,8 @@ let package = Package(
         // LV2 (through lilv) and LADSPA plugins behind one small C interface; its run is real-time safe.
         .target(name: "CPluginFormats", dependencies: ["CLilv"], linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        // liblo: OSC, which New Session Manager speaks.
+        .systemLibrary(name: "CLiblo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         // The C header plugins compile against (and the Swift plugin export helper uses).
         .target(name: "IAAPluginABI"),
         .target(name: "NodeKit", dependencies: ["IAAPluginABI"]),
@@ -43,9 +45,11 @@ let package = Package(
         // The control socket: SO_PEERCRED shim (struct ucred is not visible from Swift's Glibc).
         .target(name: "CPeerCredentials"),
         .target(name: "ControlSocket", dependencies: ["CPeerCredentials"], exclude: ["PROTOCOL.md"]),
+        // A New Session Manager client: the session's graph file opened and saved on the server's word.
+        .target(name: "SessionManager", dependencies: ["CLiblo"]),
         .target(name: "Engine", dependencies: ["AudioGraph", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket"]),
         .executableTarget(name: "iaa", dependencies: [
-            "Engine", "PluginHost", "NodeKit", "AudioGraph", "ControlSocket",
+            "Engine", "PluginHost", "NodeKit", "AudioGraph", "ControlSocket", "SessionManager", "AudioFiles",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession"]),

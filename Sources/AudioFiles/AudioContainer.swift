@@ -25,6 +25,17 @@ public enum AudioContainer: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// What a render writes when no sample format is asked for: what the container holds best.
+    /// WAV and AIFF keep the engine's float samples exactly; FLAC holds integers only (24-bit is
+    /// its deepest); Ogg Vorbis has no sample format of its own.
+    public var defaultSampleFormat: SampleFormat {
+        switch self {
+        case .wav: .float32
+        case .aiff: .pcm24
+        case .flac, .ogg: .pcm24
+        }
+    }
+
     /// libsndfile's format word for this container holding `sampleFormat`. Ogg is always
     /// Vorbis, which is lossy and has no sample format of its own.
     func sndfileFormat(_ sampleFormat: SampleFormat) -> Int32 {

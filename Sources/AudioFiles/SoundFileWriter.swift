@@ -129,6 +129,7 @@ public final class SoundFileWriter {
             throw AudioFileError(.closeFailed, path: path,
                                  message: "cannot finish the file: " + String(cString: sf_error_number(status)))
         }
+        if container == .wav && format == .float32 { try FloatWAVHeader.addExtensionSize(path: path) }
     }
 
     private func writeFrames(_ base: UnsafePointer<Float>, _ frames: Int) throws(AudioFileError) {

@@ -1,3 +1,5 @@
+import AudioSession
+
 /// Why a live change to a graph was refused; the running graph stays as it was.
 public struct GraphEditError: Error, Sendable, CustomStringConvertible {
     public let code: GraphErrorCode
@@ -9,8 +11,9 @@ public struct GraphEditError: Error, Sendable, CustomStringConvertible {
 
 extension Graph {
     /// The graph with `connection` added, when it closes no cycle, is new, and meets Inter-App
-    /// Audio's conditions (the first violation is the error).
-    public func connecting(_ connection: Connection) -> Result<Graph, GraphEditError> {
+    /// Audio's conditions (the first violation is the error), against the live sessions when
+    /// `live` is the running policy.
+    public func connecting(_ connection: Connection, live: SessionPolicy? = nil) -> Result<Graph, GraphEditError> {
         if connections.contains(where: { $0.from == connection.from && $0.to == connection.to }) {
             return .failure(GraphEditError(code: .duplicateConnection,
                                            message: "\(describe(connection)) is already connected", hint: nil))
@@ -21,10 +24,19 @@ extension Graph {
                                            hint: "a graph renders each app once per cycle; feed back through a delay outside the graph"))
         }
         let graph = with(connections: edited, order: order)
-        if let violation = InterAppAudioRules.check(connection, in: graph).first {
+        if let violation = InterAppAudioRules.check(connection, in: graph, live: live).first {
             return .failure(GraphEditError(code: violation.code, message: violation.message, hint: violation.hint))
         }
         return .success(graph)
+    }
+
+    /// The graph without the given connections (each matched by its ends).
+    public func removing(_ removed: [Connection]) -> Graph {
+        let edited = connections.filter { connection in !removed.contains { $0.from == connection.from && $0.to == connection.to } }
+        guard case .success(let order) = order(for: edited) else {
+            preconditionFailure("removing connections cannot create a cycle")
+        }
+        return with(connections: edited, order: order)
     }
 
     /// The graph without the connection `from → to`.

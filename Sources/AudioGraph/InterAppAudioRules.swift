@@ -3,7 +3,8 @@ import NodeKit
 
 /// Inter-App Audio's conditions, as Apple's Audio Session Programming Guide ("Working with
 /// Inter-App Audio") states them, checked over a validated graph: the validator reports them for
-/// graph files, the engine for live connections.
+/// graph files, the engine for live connections. Live, the sessions' *current* options and
+/// activation decide (`live:` is the running policy), not what the graph file said at load.
 public enum InterAppAudioRules {
     /// One unmet condition, naming the app and what it lacks.
     public struct Violation: Sendable, Hashable, CustomStringConvertible {
@@ -17,7 +18,7 @@ public enum InterAppAudioRules {
 
     /// The conditions for a connection between a node app and a host app (none when neither end
     /// is a host: plain connections are not Inter-App Audio).
-    public static func check(_ connection: Connection, in graph: Graph) -> [Violation] {
+    public static func check(_ connection: Connection, in graph: Graph, live: SessionPolicy? = nil) -> [Violation] {
         let source = connection.from.app, destination = connection.to.app
         let sourceRole = graph.apps[source].role, destinationRole = graph.apps[destination].role
         guard sourceRole == .host || destinationRole == .host else { return [] }
@@ -30,14 +31,20 @@ public enum InterAppAudioRules {
         }
         var violations: [Violation] = []
         for app in [hostApp, nodeApp] {
-            violations += participation(app)
+            violations += participation(app, live: live?.setting(of: app.id))
         }
         if !(hostApp.session?.backgroundModes.contains(.audio) ?? false) {
             violations.append(Violation(code: .missingEntitlement, app: hostApp.id,
                                         message: "host \"\(hostApp.id)\" lacks the \"audio\" background mode that hosting nodes needs",
                                         hint: "add \"backgroundModes\": [\"audio\"] to \"\(hostApp.id)\""))
         }
-        if !(hostApp.session?.active ?? false) {
+        if let state = live?.setting(of: hostApp.id) {
+            if !state.active {
+                violations.append(Violation(code: .incompatibleCategory, app: hostApp.id,
+                                            message: "host \"\(hostApp.id)\" has no active session now (\(state.interrupted ? "interrupted" : "inactive")), so its inputs do not render",
+                                            hint: "activate it first: iaa session \(hostApp.id) activate"))
+            }
+        } else if !(hostApp.session?.active ?? false) {
             violations.append(Violation(code: .incompatibleCategory, app: hostApp.id,
                                         message: "host \"\(hostApp.id)\" has no active session, so its inputs do not render",
                                         hint: "set \"active\": true in the session of \"\(hostApp.id)\""))
@@ -50,8 +57,24 @@ public enum InterAppAudioRules {
         return violations
     }
 
-    /// Both sides hold the `inter-app-audio` grant and a session with `mixWithOthers`.
-    static func participation(_ app: App) -> [Violation] {
+    /// Whether a running connection still meets the conditions: those of `check` against the live
+    /// sessions, and a node that needs its own session has it active (the engine activates it when
+    /// it connects; deactivating or being interrupted ends the connection). The first unmet one.
+    public static func liveViolation(_ connection: Connection, in graph: Graph, policy: SessionPolicy) -> Violation? {
+        if let violation = check(connection, in: graph, live: policy).first { return violation }
+        let source = connection.from.app, destination = connection.to.app
+        let node = graph.apps[destination].role == .host ? source : destination
+        let app = graph.apps[node]
+        guard app.session != nil, nodeNeedsSession(node, in: graph), let state = policy.setting(of: app.id),
+              !state.active else { return nil }
+        return Violation(code: .incompatibleCategory, app: app.id,
+                         message: "node \"\(app.id)\" receives audio from its host or uses its own routes and its session is no longer active (\(state.interrupted ? "interrupted" : "inactive"))",
+                         hint: "activate it and connect again")
+    }
+
+    /// Both sides hold the `inter-app-audio` grant and a session with `mixWithOthers` (the live
+    /// session's options when `live` is given).
+    static func participation(_ app: App, live: SessionSetting? = nil) -> [Violation] {
         var violations: [Violation] = []
         if !(app.session?.entitlements.contains(.interAppAudio) ?? false) {
             violations.append(Violation(code: .missingEntitlement, app: app.id,
@@ -64,10 +87,11 @@ public enum InterAppAudioRules {
                                         hint: "add \"session\": {\"category\": \"playback\", \"options\": [\"mixWithOthers\"]} to \"\(app.id)\""))
             return violations
         }
-        let mixable = !session.options.isDisjoint(with: [.mixWithOthers, .duckOthers, .interruptSpokenAudioAndMixWithOthers])
+        let options = live?.options ?? session.options, category = live?.category ?? session.category
+        let mixable = !options.isDisjoint(with: [.mixWithOthers, .duckOthers, .interruptSpokenAudioAndMixWithOthers])
         if !mixable {
             violations.append(Violation(code: .incompatibleCategory, app: app.id,
-                                        message: "the session of \"\(app.id)\" (\(session.category.rawValue)) lacks mixWithOthers, which Inter-App Audio needs",
+                                        message: "the session of \"\(app.id)\" (\(category.rawValue)) lacks mixWithOthers\(live == nil ? "" : " now"), which Inter-App Audio needs",
                                         hint: "add \"options\": [\"mixWithOthers\"] to its session (playback, playAndRecord or multiRoute)"))
         }
         return violations

@@ -11,6 +11,8 @@ public final class NodeInstances {
     /// Ramp time of the session policy's per-app gain (the graph's `policy.rampTime`).
     public let gainRampSeconds: Double
     private var slotsByApp: [String: NodeSlot] = [:]
+    /// The build of the code each app's slot runs (nil for built-in types).
+    private var codeByApp: [String: NodeCode] = [:]
 
     public init(sampleRate: Double, maximumFrames: Int, rampSeconds: Double = 0.010, gainRampSeconds: Double = 0.010) {
         self.sampleRate = sampleRate
@@ -27,7 +29,7 @@ public final class NodeInstances {
         var created: [String: NodeSlot] = [:]
         for app in graph.apps {
             if let existing = slotsByApp[app.id], existing.typeID == app.type.id,
-               existing.configuration == app.configuration {
+               existing.configuration == app.configuration, codeByApp[app.id] == app.type.code {
                 result.append(existing)
                 continue
             }
@@ -42,7 +44,18 @@ public final class NodeInstances {
             for (index, value) in app.parameters.enumerated() { slot.setParameter(index, to: value) }
         }
         slotsByApp = Dictionary(uniqueKeysWithValues: zip(graph.apps.map(\.id), result))
+        codeByApp = Dictionary(uniqueKeysWithValues: graph.apps.compactMap { app in app.type.code.map { (app.id, $0) } })
         return result
+    }
+
+    /// The apps of `graph` whose running node keeps its type and configuration but whose code
+    /// is another build (a rebuilt plugin library): `slots(for:)` replaces their nodes.
+    public func appsWithNewCode(in graph: Graph) -> [String] {
+        graph.apps.filter { app in
+            guard let existing = slotsByApp[app.id] else { return false }
+            return existing.typeID == app.type.id && existing.configuration == app.configuration
+                && codeByApp[app.id] != app.type.code
+        }.map(\.id)
     }
 
     private func makeSlot<Node: AudioNode>(_ node: Node, app: App) -> NodeSlot {

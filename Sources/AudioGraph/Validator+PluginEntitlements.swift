@@ -9,7 +9,7 @@ extension Validator {
 
     /// Reports every entitlement `type` requests that the graph does not grant `app`, at the app's
     /// `plugin` field: the graph's author is the trust root, and a plugin gets only what the graph
-    /// grants (DESIGN.md). The hint shows the `entitlements` that would grant all of them.
+    /// grants (the graph's author is the trust root). The hint shows the `entitlements` that would grant all of them.
     ///
     /// Grants are the names written in the app's `entitlements`; a misspelt one was reported
     /// while checking the session, and grants nothing here.

@@ -2,8 +2,11 @@
 enum Interrupter: Sendable, Hashable {
     /// Another app's activation (rule 1, a call, or `interruptSpokenAudioAndMixWithOthers`).
     case app(String)
-    /// An interruption raised from outside (`iaa interrupt begin`).
+    /// An interruption raised from outside (`iaa interrupt begin`): a call, an alarm.
     case system
+    /// The built-in microphone was muted (`interrupt begin` with reason `builtInMicMuted`): it
+    /// interrupts only sessions that record, and ends when the microphone is unmuted.
+    case microphoneMuted
     /// The app was suspended in the background; no `ended` follows.
     case suspension
 }
@@ -19,6 +22,9 @@ struct AppRecord: Sendable, Hashable {
     var recording = false
     var suspended = false
     var interruptedBy: Interrupter?
+    /// Interrupted while active and, since, neither stopped its audio nor deactivated: only such
+    /// an app is told it may resume (`shouldResume`) when its interruption ends.
+    var mayResume = false
     /// A background task was begun and not yet ended or expired.
     var taskRunning = false
     /// When the running task expires; nil while the app is foreground (the countdown only runs

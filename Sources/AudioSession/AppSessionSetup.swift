@@ -99,3 +99,11 @@ public struct AppSessionState: Sendable, Hashable {
 
     public var effectiveMode: SessionMode { mode.categories.contains(category) ? mode : .default }
 }
+
+/// An app's session as set now: category, options, activation (see `SessionPolicy.setting(of:)`).
+public struct SessionSetting: Sendable, Hashable {
+    public var category: SessionCategory
+    public var options: Set<SessionOption>
+    public var active: Bool
+    public var interrupted: Bool
+}

@@ -6,10 +6,14 @@ public struct DeviceState: Sendable, Equatable, Hashable {
     public var locked: Bool
     /// The output route exists (an output port has a JACK connection).
     public var routeAvailable: Bool
+    /// The built-in microphone is muted (an iPad's Smart Folio closed; here `interrupt begin
+    /// --reason builtInMicMuted`): sessions that record hear silence.
+    public var microphoneMuted: Bool
 
-    public init(silent: Bool = false, locked: Bool = false, routeAvailable: Bool = true) {
+    public init(silent: Bool = false, locked: Bool = false, routeAvailable: Bool = true, microphoneMuted: Bool = false) {
         self.silent = silent
         self.locked = locked
         self.routeAvailable = routeAvailable
+        self.microphoneMuted = microphoneMuted
     }
 }

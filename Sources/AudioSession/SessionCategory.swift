@@ -5,7 +5,7 @@ public enum SessionCategory: String, Sendable, Hashable, CaseIterable {
     /// What an app that never configured its session has.
     public static let `default`: SessionCategory = .soloAmbient
 
-    /// Mixable without `mixWithOthers` (SESSION-POLICY.md, Categories).
+    /// Mixable without `mixWithOthers` (docs/session-policy.md, Categories).
     public var isMixableByDefault: Bool { self == .ambient }
     /// Silenced by the Ring/Silent switch (`device silent`).
     public var isSilencedBySilentSwitch: Bool { self == .ambient || self == .soloAmbient }

@@ -13,8 +13,9 @@ public struct SessionEvent: Sendable, Hashable {
         /// Inter-App Audio: the app's `isInterAppConnected` became true, with `peer` (a host for
         /// a node, a node for a host).
         case nodeConnected(peer: String)
-        /// Inter-App Audio: the connection to `peer` went away.
-        case nodeDisconnected(peer: String)
+        /// Inter-App Audio: the connection to `peer` went away; `reason` says why when the engine
+        /// ended it (a condition that stopped holding), nil when it was asked to.
+        case nodeDisconnected(peer: String, reason: String?)
     }
 
     public let app: String

@@ -1,4 +1,4 @@
-/// Foreground, background, suspension and background tasks (SESSION-POLICY.md, Background execution).
+/// Foreground, background, suspension and background tasks (docs/session-policy.md, Background execution).
 extension SessionPolicy {
     /// Makes the app the one foreground app; the previous one goes to the background. While the
     /// screen is locked nobody is foreground: the app is remembered for the unlock (ours).
@@ -29,9 +29,17 @@ extension SessionPolicy {
         }
     }
 
-    /// Suspension, if due, happens in `settle`, after the whole action.
+    /// Apple: "If the app does not select this mode, any audio being played or recorded by the
+    /// app stops when the app moves to the background." Only the `audio` background mode, in a
+    /// category that plays in the background, keeps it running; a background task keeps the
+    /// app's code running, not its audio. Suspension, if due, happens in `settle`, after the whole
+    /// action.
     mutating func moveToBackground(_ i: Int) {
         apps[i].setup.foreground = false
+        if !(apps[i].setup.backgroundModes.contains(.audio) && apps[i].category.playsInBackground) {
+            apps[i].playing = false
+            apps[i].recording = false
+        }
         if apps[i].taskRunning { startTaskCountdown(i) }
     }
 

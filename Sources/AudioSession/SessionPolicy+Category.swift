@@ -1,4 +1,4 @@
-/// Category, mode and options (SESSION-POLICY.md, Options and Modes), and the app's own I/O.
+/// Category, mode and options (docs/session-policy.md, Options and Modes), and the app's own I/O.
 extension SessionPolicy {
     /// An option the category does not accept is `badParam` and changes nothing (the same table
     /// `iaa validate` uses); a mode it does not support is a warning and the session behaves as
@@ -55,6 +55,7 @@ extension SessionPolicy {
                                     + "(categories that can: record, playAndRecord, multiRoute)")
         }
         if let refusal = admissionError(i, mixable: true, startsAudio: true) { return refusal }
+        if recording, let refusal = mutedMicrophoneError(i) { return refusal }
         if recording && !record.setup.foreground && record.isMixable && !record.setup.isInterAppAudio {
             return SessionError(.cannotStartRecording, app: id,
                                 "app \"\(id)\" is in the background and may not start a mixable recording unless it "
@@ -65,10 +66,12 @@ extension SessionPolicy {
         return nil
     }
 
-    /// Pauses the app's I/O; the session stays active (a background app is then suspended).
+    /// Pauses the app's I/O; the session stays active (a background app is then suspended). An
+    /// interrupted app that stops gives up its resumption.
     mutating func stopAudio(_ i: Int) {
         apps[i].playing = false
         apps[i].recording = false
+        apps[i].mayResume = false
     }
 
     /// The Ring/Silent switch and the screen lock; locking sends the foreground app to the

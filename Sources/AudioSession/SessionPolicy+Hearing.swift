@@ -1,7 +1,8 @@
 /// What is heard: audibility, ducking, gains and the hints, all derived from the flags so a
 /// gain can never disagree with the state it comes from.
 extension SessionPolicy {
-    /// Heard in the mix: a running, uninterrupted output session that the device does not silence.
+    /// Heard in the mix: a running, uninterrupted output session that the device does not silence,
+    /// while no other app's `record` session silences playback.
     func isAudible(_ i: Int) -> Bool {
         let record = apps[i]
         let category = record.category
@@ -9,11 +10,21 @@ extension SessionPolicy {
             && category.hasOutput
             && !(device.silent && category.isSilencedBySilentSwitch)
             && !(device.locked && category.isSilencedByLock)
+            && !isSilencedByRecording(i)
     }
 
-    /// Lowered to the duck level because another audible app's session has `duckOthers`.
+    /// Apple on `record`: it "has the effect of silencing virtually all output on the system, for
+    /// as long as the session is active".
+    func isSilencedByRecording(_ i: Int) -> Bool {
+        apps.indices.contains { $0 != i && apps[$0].active && apps[$0].category == .record }
+    }
+
+    /// Lowered to the duck level because another audible app's session has `duckOthers`. Apple:
+    /// "all other audio on the device—apart from phone audio—lowers in volume", so a call is
+    /// never ducked.
     func isDucked(_ i: Int) -> Bool {
-        isAudible(i) && apps.indices.contains { $0 != i && apps[$0].setup.options.contains(.duckOthers) && isAudible($0) }
+        isAudible(i) && !apps[i].isCall
+            && apps.indices.contains { $0 != i && apps[$0].setup.options.contains(.duckOthers) && isAudible($0) }
     }
 
     /// The gain target the audio thread ramps to: 1, the duck level, or 0.

@@ -1,4 +1,4 @@
-/// The audio-session policy of SESSION-POLICY.md as a pure value: actions in, decisions and
+/// The audio-session policy of docs/session-policy.md as a pure value: actions in, decisions and
 /// events out.
 ///
 /// It owns no clock and no threads: the engine passes the time with every action and asks
@@ -68,15 +68,26 @@ public struct SessionPolicy: Sendable, Equatable {
 
     public func state(of app: String) -> AppSessionState? { index(of: app).map(state(at:)) }
 
+    /// What an app's session is set to and whether it is active now, without the derived hearing
+    /// (gains, ducking, hints) that `state(of:)` computes over every app: what rules that read the
+    /// live session, such as Inter-App Audio's, need per connection.
+    public func setting(of app: String) -> SessionSetting? {
+        index(of: app).map { i in
+            SessionSetting(category: apps[i].category, options: apps[i].setup.options, active: apps[i].active,
+                           interrupted: apps[i].interruptedBy != nil)
+        }
+    }
+
     /// The next time a background task warns or expires, for the engine's clock.
     public var nextDeadline: Double? { apps.compactMap(deadline(of:)).min() }
 
-    /// Whether the app's I/O hears real input: without the `microphone` grant it records silence.
+    /// Whether the app's I/O hears real input: without the `microphone` grant, or while the
+    /// microphone is muted, it records silence.
     public func hearsInput(_ app: String) -> Bool {
         guard let i = index(of: app) else { return false }
         let record = apps[i]
         return record.category.hasInput && record.setup.entitlements.contains(.microphone) && record.active
-            && record.recording && !record.suspended && record.interruptedBy == nil
+            && record.recording && !record.suspended && record.interruptedBy == nil && !device.microphoneMuted
     }
 
     func index(of app: String) -> Int? { apps.firstIndex { $0.id == app } }

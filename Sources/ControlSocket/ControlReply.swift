@@ -47,7 +47,7 @@ public struct ControlError: Error, Sendable, Equatable, CustomStringConvertible 
 }
 
 extension ControlError {
-    /// Codes the transport itself answers with; the engine adds its own (STYLE.md: stable strings).
+    /// Codes the transport itself answers with; the engine adds its own (stable strings).
     public enum Code {
         /// The line is not JSON (the reply's id is null, since none could be read).
         public static let parseError = "parseError"

@@ -88,7 +88,6 @@ extension EngineCore {
         guard request["dryRun"]?.boolValue != true else {
             return .result(.object([("applied", .bool(false)), ("diff", diff.json)]))
         }
-        let oldExternals = Set(graph.externalConnections.map { "\($0)" })
         let newExternals = Set(newGraph.externalConnections.map { "\($0)" })
         // Resolved against the running graph and the ports present now, before the swap.
         let dropped = graph.externalConnections.filter { !newExternals.contains("\($0)") }
@@ -96,8 +95,11 @@ extension EngineCore {
         let sameSessions = graph.apps.map(\.id) == newGraph.apps.map(\.id) && graph.apps.map(\.session) == newGraph.apps.map(\.session)
         publish(try install(newGraph, sameSessions: sameSessions))
         replaceDescription(newDescription)
-        let added = newGraph.externalConnections.filter { !oldExternals.contains("\($0)") }
-        for warning in connectExternals(added) { StandardError.write("iaa: warning: \(warning)") }
-        return .result(.object([("applied", .bool(true)), ("diff", diff.json)]))
+        announceReloads(diff.appsReloaded, by: .apply)
+        libraryFoldersChanged()
+        // Every rule, not only the new ones: a pending rule is reported again, a removed one remade.
+        let warnings = connectExternals(newGraph.externalConnections)
+        for warning in warnings { StandardError.warning(warning) }
+        return .result(.object([("applied", .bool(true)), ("diff", diff.json), ("warnings", .array(warnings.map(JSONValue.string)))]))
     }
 }

@@ -1,4 +1,5 @@
 import AudioGraph
+import AudioSession
 import ControlSocket
 import Foundation
 import JackBackend
@@ -59,7 +60,7 @@ extension EngineCore {
         case (.apps(let outputs), .apps(let inputs)):
             var edited = graph
             for (from, to) in PortPairing.pairs(outputs, inputs) {
-                switch edited.connecting(Connection(from: from, to: to, gain: gain)) {
+                switch edited.connecting(Connection(from: from, to: to, gain: gain), live: sessions.policy) {
                 case .success(let next): edited = next
                 case .failure(let error):
                     throw RequestError(code: error.code.rawValue, message: error.hint.map { "\(error.message); \($0)" } ?? error.message)
@@ -68,6 +69,7 @@ extension EngineCore {
                 made.append(.object([("from", .string(fromName)), ("to", .string(toName)), ("internal", .bool(true)), ("already", .bool(false))]))
             }
             publish(try install(edited, sameSessions: true))
+            installAwaitingGraph()
         default:
             let sources = try jackNames(source, output: true, field: "from")
             let destinations = try jackNames(destination, output: false, field: "to")
@@ -101,13 +103,14 @@ extension EngineCore {
             }
             // A node losing its last host fades out first; the plan without the connection follows.
             publish(sessions.graphChanged(to: edited, at: now))
-            let graph = edited
-            queue.asyncAfter(deadline: .now() + graph.policy.rampSeconds + 0.005) { [self] in
-                if self.graph.connections == graph.connections { _ = try? install(graph, sameSessions: true) }
-            }
+            _ = sessions.takeGraphAwaitingInstall()
+            installAfterFade(sessions.graph)
         default:
-            for (from, to) in PortPairing.pairs(try jackNames(source, output: true, field: "from"),
-                                                try jackNames(destination, output: false, field: "to")) {
+            let pairs = PortPairing.pairs(try jackNames(source, output: true, field: "from"),
+                                          try jackNames(destination, output: false, field: "to"))
+            for (from, to) in pairs {
+                // A rule's connection stays removed, as one removed by hand (see `heldRulePairs`).
+                if rulePair(from, to) != nil { heldRulePairs.insert([from, to]) }
                 guard backend.disconnect(from, to) else {
                     throw RequestError(code: "notConnected", message: "\(from) is not connected to \(to)")
                 }
@@ -132,6 +135,27 @@ extension EngineCore {
             return addresses.map { jackName($0, output: output) }
         case .outside(let names):
             return names
+        }
+    }
+
+    /// Applies a session action (from a request, the clock or a route change), then ends what
+    /// Inter-App Audio no longer allows: the nodes fade out and the plan without them follows.
+    func applySession(_ action: SessionAction, at time: Double) -> SessionOutcome {
+        let outcome = sessions.apply(action, at: time)
+        installAwaitingGraph()
+        return outcome
+    }
+
+    /// Installs the graph the session controller left waiting, once its nodes have faded out.
+    func installAwaitingGraph() {
+        guard let graph = sessions.takeGraphAwaitingInstall() else { return }
+        installAfterFade(graph)
+    }
+
+    /// Installs `graph` after the gain ramp, unless its connections changed meanwhile.
+    private func installAfterFade(_ graph: Graph) {
+        queue.asyncAfter(deadline: .now() + graph.policy.rampSeconds + 0.005) { [self] in
+            if self.graph.connections == graph.connections { _ = try? install(graph, sameSessions: true) }
         }
     }
 }

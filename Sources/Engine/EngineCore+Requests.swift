@@ -5,6 +5,22 @@ import ControlSocket
 /// One control request in, one reply out (PROTOCOL.md, "Methods"). Runs on the control queue.
 extension EngineCore {
     func handle(_ request: ControlRequest) -> ControlReply {
+        let reply = respond(to: request)
+        if StandardError.level >= .debug {
+            let outcome: String
+            switch reply {
+            case .result: outcome = "ok"
+            case .error(let error): outcome = "error \(error.code): \(error.message)"
+            case .stream(let topic, _): outcome = "streaming \(topic)"
+            }
+            let params = request.params.text
+            let shown = params.count > 200 ? params.prefix(200) + "…" : Substring(params)
+            StandardError.write("iaa: request \(request.method) \(shown): \(outcome)", level: .debug)
+        }
+        return reply
+    }
+
+    private func respond(to request: ControlRequest) -> ControlReply {
         do {
             switch request.method {
             case "status": return .result(status())
@@ -18,10 +34,11 @@ extension EngineCore {
             case "session.setCategory", "session.activate", "session.deactivate", "session.startAudio", "session.stopAudio",
                  "app.foreground", "app.background",
                  "app.task", "device", "interrupt":
-                return sessionReply(sessions.apply(try sessionAction(request), at: now))
+                return sessionReply(applySession(try sessionAction(request), at: now))
             case "session.preferredBuffer": return try preferredBuffer(request)
             case "remote": return try remote(request)
             case "apply": return try apply(request)
+            case "reload": return try reload(request)
             case "enable":
                 let id = try app(request).app.id
                 return .result(.object([("app", .string(id)), ("enabled", .bool(enable(id)))]))

@@ -2,11 +2,13 @@ import AudioGraph
 import AudioSession
 import ControlSocket
 import JackBackend
+import PluginHost
 
 /// What the read methods report: status, dump, ports, the Graphviz picture.
 extension EngineCore {
     func status() -> ControlJSON {
-        .object([
+        let jack = jackConnectionsJSON()
+        return .object([
             ("graph", .string(graph.name)),
             ("jack", .object([
                 ("server", .string(serverName ?? "default")), ("client", .string(clientName)),
@@ -21,6 +23,7 @@ extension EngineCore {
                                    ("tempo", .number(graph.transport.tempo))])),
             ("apps", .array(graph.apps.indices.map(appJSON))),
             ("interruption", .bool(sessions.policy.states.contains { $0.interrupted })),
+            ("jackConnections", jack.connections), ("rules", jack.rules),
         ])
     }
 
@@ -41,6 +44,10 @@ extension EngineCore {
             ("gain", .number(Double(backend.currentPlan?.slot(for: app.id)?.policyGainTargetValue ?? 1))),
             ("muted", .bool(backend.currentPlan?.slot(for: app.id)?.isFaulted ?? false)),
             ("fault", faultJSON(app.id)),
+            ("library", app.type.code.map { code in
+                .object([("path", .string(code.library)), ("identity", .string(code.identity)),
+                         ("rebuilt", .bool(LibraryFileIdentity(path: code.library).map { $0.description != code.identity } ?? false))])
+            } ?? .null),
             ("session", session),
         ])
     }
@@ -118,6 +125,7 @@ extension EngineCore {
             let label = connection.gain == 1 ? "" : " label=\"\(connection.gain)\""
             lines.append("  \"\(graph.apps[connection.from.app].id)\" -> \"\(graph.apps[connection.to.app].id)\" [tooltip=\"\(from) -> \(to)\"\(label)];")
         }
+        lines += jackDotLines()
         lines.append("}")
         return lines.joined(separator: "\n")
     }

@@ -3,6 +3,7 @@ import AudioSession
 import ControlSocket
 import Foundation
 import JackBackend
+import Synchronization
 
 /// The running engine's state: graph, plans, sessions and the JACK backend. Everything here runs
 /// on `queue`, the one serial control queue: socket requests, the clock tick and JACK's
@@ -36,6 +37,20 @@ final class EngineCore: @unchecked Sendable {
     private var xrunsAnnounced: (all: Int64, ours: Int64, preempted: Int64) = (0, 0, 0)
     /// JACK's buffer size as last seen (JACK also calls its callback once at activation).
     private var bufferSize: Int
+    /// `iaa run --watch`: reloads rebuilt plugin libraries; nil without the option.
+    var libraryWatcher: LibraryWatcher?
+    /// Set on JACK's notification thread when a port or client appeared; cleared by the pass over
+    /// the graph's JACK connection rules it queued (one pass for a burst of registrations).
+    let rulesDue = Atomic<Bool>(false)
+    /// The ports and clients that appeared since the last pass, by name.
+    let appeared = Mutex<[String]>([])
+    /// Rule connections someone removed by hand (or with `iaa disconnect`): left alone until a
+    /// port or client at their outside end appears again (the program restarted), or `apply`.
+    var heldRulePairs: Set<[String]> = []
+    /// Rule connections JACK refused, with when they first failed: retried on the clock tick
+    /// (a program's ports exist before it activates, and JACK refuses connections until then),
+    /// warned about once they keep failing.
+    var ruleFailures: [[String]: (since: Double, warned: Bool)] = [:]
 
     var graph: Graph { sessions.graph }
 
@@ -65,10 +80,14 @@ final class EngineCore: @unchecked Sendable {
         return events
     }
 
-    /// Makes the graph's external connections; failures come back as warnings.
+    /// Makes the graph's JACK connection rules true now; warns about each rule whose port is
+    /// missing (with the closest live port names) and each connection JACK refused. Missing ports
+    /// leave their rule pending: it is made when the port appears.
+    /// Rule connections removed by hand are made again too.
     func connectExternals(_ connections: [ExternalConnection]) -> [String] {
-        var warnings: [String] = []
-        for outcome in backend.connect(connections, in: graph) {
+        heldRulePairs = []
+        var warnings = pendingRuleWarnings(connections)
+        for outcome in makeRules(connections) {
             if case .failed = outcome.result { warnings.append("\(outcome)") } else { ownConnections.insert([outcome.source, outcome.destination]) }
         }
         routeAvailable = outputsReachOutside()
@@ -77,18 +96,32 @@ final class EngineCore: @unchecked Sendable {
 
     /// Installs `newGraph` (same JACK client), keeping every running node whose app, type and
     /// configuration did not change, and returns the session events the change caused.
+    /// An app whose plugin library was rebuilt gets a node running the new code, swapped in
+    /// with a fade (``CodeSwap``); its parameters are the graph's, its ports and connections stay.
     func install(_ newGraph: Graph, sameSessions: Bool) throws -> [SessionEvent] {
+        let rebuilt = builder.instances.appsWithNewCode(in: newGraph)
         let plan = try builder.plan(for: newGraph)
+        let swap = CodeSwap(apps: rebuilt, running: backend.currentPlan, plan: plan)
+        swap.fadeOut(rampSeconds: builder.instances.gainRampSeconds,
+                     periodSeconds: Double(backend.currentBufferSize) / backend.sampleRate)
         var events: [SessionEvent] = []
-        if sameSessions {
-            try backend.install(plan)
-            sessions.attach(plan, initial: false)
-            events = sessions.graphChanged(to: newGraph, at: now)
-        } else {
-            let replacement = SessionController(graph: newGraph)
-            events = replacement.attach(plan, initial: false, at: now)
-            try backend.install(plan)
-            sessions = replacement
+        do {
+            if sameSessions {
+                try backend.install(plan)
+                sessions.attach(plan, initial: false)
+                events = sessions.graphChanged(to: newGraph, at: now)
+            } else {
+                let replacement = SessionController(graph: newGraph)
+                events = replacement.attach(plan, initial: false, at: now)
+                try backend.install(plan)
+                sessions = replacement
+            }
+        } catch {
+            swap.restore()
+            throw error
+        }
+        swap.fadeIn { id in
+            sessions.policy.state(of: id) != nil || newGraph.appIndex(id).map { newGraph.apps[$0].role == .node } == true
         }
         return events
     }
@@ -101,10 +134,12 @@ final class EngineCore: @unchecked Sendable {
     func tick() {
         let time = now
         if let deadline = sessions.nextDeadline, deadline <= time {
-            publish(sessions.apply(.advanceTime(to: time), at: time).events)
+            publish(applySession(.advanceTime(to: time), at: time).events)
         }
         backend.collectRetiredPlans()
         announceXruns(at: time)
+        // Twice a second: a refused rule connection is tried again (see `ruleFailures`).
+        if !ruleFailures.isEmpty, Int(time * 10) % 5 == 0 { keepRules() }
         guard let plan = backend.currentPlan else { return }
         for app in plan.slotAppIDs where !faultsReported.contains(app) {
             guard let slot = plan.slot(for: app), slot.isFaulted else { continue }
@@ -114,7 +149,7 @@ final class EngineCore: @unchecked Sendable {
                 ("app", .string(app)), ("name", .string(fault.action)), ("fault", .string(fault.kind)),
                 ("reason", .string("\(fault.reason); re-enable it with `iaa enable \(app)`")),
             ]))]), topic: "events")
-            StandardError.write("iaa: warning: app \"\(app)\" is \(fault.action): \(fault.reason); `iaa enable \(app)` re-enables it")
+            StandardError.warning("app \"\(app)\" is \(fault.action): \(fault.reason); `iaa enable \(app)` re-enables it")
         }
         for app in plan.slotAppIDs {
             switch plan.slot(for: app)?.takeTransportRequest() ?? .none {
@@ -162,6 +197,7 @@ final class EngineCore: @unchecked Sendable {
     func connectionChanged(source: String, destination: String, connected: Bool) {
         let ours = ownConnections.remove([source, destination]) != nil
         if connected { liveConnections.insert([source, destination]) } else { liveConnections.remove([source, destination]) }
+        if !connected, !ours { ruleConnectionRemoved(source, destination) }
         server?.publish(JSONValue.object([
             ("t", .number(now)),
             ("connection", .object([("from", .string(source)), ("to", .string(destination)), ("connected", .bool(connected)),
@@ -170,7 +206,7 @@ final class EngineCore: @unchecked Sendable {
         let available = outputsReachOutside()
         guard available != routeAvailable else { return }
         routeAvailable = available
-        publish(sessions.apply(.route(available: available), at: now).events)
+        publish(applySession(.route(available: available), at: now).events)
     }
 
     /// Whether any of our audio outputs is connected outside the engine: Apple's "route".
@@ -217,6 +253,17 @@ final class EngineCore: @unchecked Sendable {
             queue.async { self.connectionChanged(source: source, destination: destination, connected: connected) }
         }
         backend.onBufferSizeChange = { [self] frames in queue.async { self.bufferSizeChanged(to: frames) } }
+        backend.onRegistration = { [self] name in
+            appeared.withLock { $0.append(name) }
+            guard !rulesDue.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            queue.async {
+                self.rulesDue.store(false, ordering: .releasing)
+                self.portsAppeared(self.appeared.withLock { names in
+                    defer { names = [] }
+                    return names
+                })
+            }
+        }
     }
 
     /// The JACK server went away: every app hears `mediaServicesWereLost`. The dead client is
@@ -249,11 +296,11 @@ final class EngineCore: @unchecked Sendable {
         bufferSize = newBackend.maximumFrames
         let remembered = liveConnections
         liveConnections = []
-        for warning in connectExternals(graph.externalConnections) { StandardError.write("iaa: warning: \(warning)") }
+        for warning in connectExternals(graph.externalConnections) { StandardError.warning("\(warning)") }
         for pair in remembered {
             noteOwnConnection(pair[0], pair[1])
             if case .failed(let why) = newBackend.connect(pair[0], pair[1]).result {
-                StandardError.write("iaa: warning: cannot restore \(pair[0]) -> \(pair[1]): \(why)")
+                StandardError.warning("cannot restore \(pair[0]) -> \(pair[1]): \(why)")
             }
         }
         publish(graph.apps.filter { $0.session != nil }.map { SessionEvent(app: $0.id, kind: .mediaServicesWereReset, time: now) })
@@ -262,6 +309,11 @@ final class EngineCore: @unchecked Sendable {
     /// Remembers a connection the engine asked for, so its notification is attributed to iaa.
     func noteOwnConnection(_ source: String, _ destination: String) {
         ownConnections.insert([source, destination])
+    }
+
+    /// Forgets a connection the engine asked for and JACK refused.
+    func forgetOwnConnection(_ source: String, _ destination: String) {
+        ownConnections.remove([source, destination])
     }
 }
 

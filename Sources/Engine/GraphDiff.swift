@@ -7,6 +7,8 @@ struct GraphDiff {
     var appsAdded: [String] = []
     var appsRemoved: [String] = []
     var appsChanged: [String] = []
+    /// Apps whose plugin library was rebuilt since it was loaded: their nodes get the new code.
+    var appsReloaded: [String] = []
     var connectionsAdded: [String] = []
     var connectionsRemoved: [String] = []
     var jackConnectionsAdded: [String] = []
@@ -23,6 +25,7 @@ struct GraphDiff {
                 || before.parameters != app.parameters || before.session != app.session || before.role != app.role {
                 appsChanged.append(app.id)
             }
+            if before.type.id == app.type.id, before.type.code != app.type.code { appsReloaded.append(app.id) }
         }
         appsRemoved = old.apps.map(\.id).filter { !newIDs.contains($0) }
         let oldConnections = Set(old.connections.map { Self.text($0, in: old) })
@@ -55,6 +58,7 @@ struct GraphDiff {
         func list(_ items: [String]) -> ControlJSON { .array(items.map(ControlJSON.string)) }
         return .object([
             ("appsAdded", list(appsAdded)), ("appsRemoved", list(appsRemoved)), ("appsChanged", list(appsChanged)),
+            ("appsReloaded", list(appsReloaded)),
             ("connectionsAdded", list(connectionsAdded)), ("connectionsRemoved", list(connectionsRemoved)),
             ("jackConnectionsAdded", list(jackConnectionsAdded)), ("jackConnectionsRemoved", list(jackConnectionsRemoved)),
             ("exposeChanged", .bool(exposeChanged)),

@@ -20,7 +20,7 @@ public enum GraphLoading {
     /// refuse it, already reported on stderr.
     public static func loadGrants(_ path: String) -> Grants? {
         let loaded = GrantsFile.load(path: path)
-        if !loaded.diagnostics.isEmpty { StandardError.write(loaded.diagnostics.map(\.formatted).joined(separator: "\n")) }
+        if !loaded.diagnostics.isEmpty { StandardError.write(loaded.diagnostics.map(\.formatted).joined(separator: "\n"), level: .error) }
         return loaded.grants
     }
 

@@ -22,7 +22,7 @@ public final class JackServerLauncher {
         var arguments: [String] = []
         if let serverName { arguments += ["-n", serverName] }
         arguments += ["-d", "dummy", "-r", String(sampleRate), "-p", String(frames)]
-        let logPath = NSTemporaryDirectory() + "iaa-jackd-\(getpid()).log"
+        let logPath = logFolder() + "/jackd-\(serverName ?? "default").log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = FileHandle(forWritingAtPath: logPath)
         let process = Process()
@@ -40,6 +40,23 @@ public final class JackServerLauncher {
         guard process.isRunning else { return }
         process.terminate()
         process.waitUntilExit()
+    }
+
+    /// Where a started server's log goes, as the XDG base directories say a program's state does:
+    /// `$XDG_STATE_HOME/iaa` (default `~/.local/state/iaa`), else `$XDG_RUNTIME_DIR/iaa`, and the
+    /// temporary folder only when neither can be made. One file per server name, replaced each start.
+    static func logFolder() -> String {
+        let environment = ProcessInfo.processInfo.environment
+        func nonEmpty(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let candidates = [(nonEmpty("XDG_STATE_HOME") ?? (nonEmpty("HOME") ?? NSHomeDirectory()) + "/.local/state") + "/iaa",
+                          nonEmpty("XDG_RUNTIME_DIR").map { $0 + "/iaa" }].compactMap { $0 }
+        for folder in candidates {
+            if (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                         attributes: [.posixPermissions: 0o700])) != nil {
+                return folder
+            }
+        }
+        return NSTemporaryDirectory()
     }
 
     static func executable(_ name: String) -> String? {

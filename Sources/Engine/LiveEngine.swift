@@ -19,6 +19,8 @@ public struct LiveEngine {
         public var deadlinePercent: Double = 50
         /// A grants file bounding the entitlements graphs may grant (`--grants`), or nil.
         public var grantsPath: String?
+        /// `--watch`: reload a plugin library when it is rebuilt in place.
+        public var watchLibraries = false
 
         public init(graphPath: String, serverName: String? = nil, clientName: String? = nil, socketPath: String? = nil) {
             self.graphPath = graphPath
@@ -49,12 +51,14 @@ public struct LiveEngine {
             grants = loaded
         }
         let loaded = GraphLoading.load(options.graphPath, grants: grants)
-        if !loaded.diagnostics.isEmpty { StandardError.write(GraphLoading.report(loaded)) }
+        if !loaded.diagnostics.isEmpty { StandardError.write(GraphLoading.report(loaded), level: .error) }
         guard let graph = loaded.graph, let description = loaded.description else { return 1 }
 
         let environmentServer = ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
         let serverName = options.serverName ?? environmentServer
-        let clientName = options.clientName ?? description.jackClientName
+        // -n, the graph's jack.client, IAA_CLIENT (or the configuration file's client), then "iaa".
+        let environmentClient = ProcessInfo.processInfo.environment["IAA_CLIENT"].flatMap { $0.isEmpty ? nil : $0 }
+        let clientName = options.clientName ?? description.jack.client ?? environmentClient ?? description.jackClientName
         var launcher: JackServerLauncher?
         defer { launcher?.stop() }
         let probe = RealtimeProbe.fromEnvironment()
@@ -62,7 +66,7 @@ public struct LiveEngine {
         do {
             backend = try openClient(clientName, serverName: serverName, probe: probe, launcher: &launcher)
         } catch {
-            StandardError.write("iaa: \(error)")
+            StandardError.write("iaa: \(error)", level: .error)
             return EngineError.Code.jackUnreachable.exitCode
         }
         // The client open at exit: a server restart replaces it.
@@ -78,25 +82,33 @@ public struct LiveEngine {
             let startEvents = try core.startUp()
             if graph.transport.timebaseMaster {
                 if !backend.becomeTimebaseMaster(tempo: graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar) {
-                    StandardError.write("iaa: warning: another JACK client is timebase master; nodes follow its tempo")
+                    StandardError.warning("another JACK client is timebase master; nodes follow its tempo")
                 }
             } else {
                 backend.setDefaultTempo(graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar)
             }
             try backend.activate()
             core.queue.sync {
-                for warning in core.connectExternals(graph.externalConnections) { StandardError.write("iaa: warning: \(warning)") }
+                for warning in core.connectExternals(graph.externalConnections) { StandardError.warning("\(warning)") }
                 core.publish(startEvents)
             }
             let path = options.socketPath ?? ControlServer.defaultPath(client: backend.clientName)
             let server = try ControlServer(path: path, queue: core.queue,
-                                           diagnostics: { StandardError.write("iaa: control: \($0)") },
+                                           diagnostics: { StandardError.write("iaa: control: \($0)", level: .warning) },
                                            handler: { [core] request in core.handle(request) })
             core.queue.sync { core.server = server }
+            if options.watchLibraries {
+                let watcher = try LibraryWatcher(queue: core.queue) { [core] in core.reloadChangedLibraries() }
+                core.queue.sync {
+                    core.libraryWatcher = watcher
+                    core.libraryFoldersChanged()
+                }
+                StandardError.write("iaa: watching the plugin libraries' folders; a rebuilt library is reloaded")
+            }
             server.start()
             StandardError.write("iaa: control socket \(path)")
         } catch {
-            StandardError.write("iaa: error: \(error)")
+            StandardError.write("iaa: error: \(error)", level: .error)
             return 1
         }
         defer { core.queue.sync { core.server?.stop() } }
@@ -130,7 +142,7 @@ public struct LiveEngine {
         }
         closer.start()
         if done.wait(timeout: .now() + .seconds(seconds)) == .timedOut {
-            StandardError.write("iaa: warning: JACK did not let the client close within \(seconds) s (a known libjack hang); exiting without it")
+            StandardError.warning("JACK did not let the client close within \(seconds) s (a known libjack hang); exiting without it")
         }
     }
 
@@ -182,7 +194,7 @@ public struct LiveEngine {
                         restored = true
                         StandardError.write("iaa: the JACK server is back; ports and connections restored")
                     } catch {
-                        StandardError.write("iaa: warning: the JACK server came back but restoring failed: \(error)")
+                        StandardError.warning("the JACK server came back but restoring failed: \(error)")
                     }
                 }
             }

@@ -66,6 +66,7 @@ struct Scenario {
         }
         guard let deadline = sessions.nextDeadline, deadline <= time else { return }
         let outcome = sessions.apply(.advanceTime(to: deadline), at: deadline)
+        awaitInstall(at: deadline)
         if !outcome.events.isEmpty {
             log.events(outcome.events, frame: frame)
             log.state(sessions.policy, frame: frame)
@@ -78,6 +79,7 @@ struct Scenario {
         switch entry.action {
         case .session(let action):
             let outcome = sessions.apply(action, at: entry.time)
+            awaitInstall(at: entry.time)
             log.action(entry.sourceJSON, outcome: outcome, frame: frame)
             log.events(outcome.events, frame: frame)
         case .midi(let app, let bytes):
@@ -92,11 +94,12 @@ struct Scenario {
             backend.exchange.currentPlan?.slot(for: app)?.setParameter(index, to: value)
             log.action(entry.sourceJSON, error: nil, frame: frame)
         case .connect(let connection):
-            switch sessions.graph.connecting(connection) {
+            switch sessions.graph.connecting(connection, live: sessions.policy) {
             case .success(let graph):
                 try install(graph)
                 log.action(entry.sourceJSON, error: nil, frame: frame)
                 log.events(sessions.graphChanged(to: graph, at: entry.time), frame: frame)
+                awaitInstall(at: entry.time)
             case .failure(let error):
                 log.action(entry.sourceJSON, error: Self.refusal(error), frame: frame)
             }
@@ -106,7 +109,8 @@ struct Scenario {
                 log.action(entry.sourceJSON, error: nil, frame: frame)
                 // The node fades out over the ramp first; the plan without it follows.
                 log.events(sessions.graphChanged(to: graph, at: entry.time), frame: frame)
-                pendingGraph = (entry.time + graph.policy.rampSeconds, graph)
+                _ = sessions.takeGraphAwaitingInstall()
+                pendingGraph = (entry.time + graph.policy.rampSeconds, sessions.graph)
             case .failure(let error):
                 log.action(entry.sourceJSON, error: Self.refusal(error), frame: frame)
             }
@@ -132,9 +136,17 @@ struct Scenario {
         return (error.code.rawValue, fourCC, error.hint.map { "\(error.message); \($0)" } ?? error.message)
     }
 
+    /// Inter-App Audio connections the sessions no longer allow were ended: their nodes fade out
+    /// over the ramp, then the plan without them is installed (as for a disconnection).
+    private mutating func awaitInstall(at time: Double) {
+        guard let graph = sessions.takeGraphAwaitingInstall() else { return }
+        pendingGraph = (time + graph.policy.rampSeconds, graph)
+    }
+
     /// The actions at this instant are done: what they leave stranded is suspended now.
     private mutating func endTurn(at time: Double, frame: Int) {
         let outcome = sessions.apply(.advanceTime(to: time), at: time)
+        awaitInstall(at: time)
         guard !outcome.events.isEmpty else { return }
         log.events(outcome.events, frame: frame)
         log.state(sessions.policy, frame: frame)

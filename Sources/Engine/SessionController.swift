@@ -11,6 +11,9 @@ public final class SessionController {
     private var slots: [String: NodeSlot] = [:]
     /// Each node app's hosts, as the current graph connects them.
     private var hostsOfNode: [String: [String]] = [:]
+    /// A graph without the Inter-App Audio connections the live sessions no longer allow: the
+    /// nodes are already fading out; the caller installs its plan once the ramp is over.
+    public private(set) var graphAwaitingInstall: Graph?
 
     /// A controller for the graph's managed apps (those with a `session` block).
     public init(graph: Graph) {
@@ -29,20 +32,52 @@ public final class SessionController {
         return events
     }
 
-    /// Applies one action at `time` (seconds on the engine's clock) and pushes the result.
+    /// Applies one action at `time` (seconds on the engine's clock) and pushes the result. Inter-App
+    /// Audio's conditions are then checked again against the sessions as they are now: a
+    /// connection they no longer allow is ended (its events follow the action's), and the graph
+    /// without it waits in `graphAwaitingInstall`.
     @discardableResult
     public func apply(_ action: SessionAction, at time: Double) -> SessionOutcome {
         let outcome = policy.apply(action, at: time)
+        let ended = endDisallowedConnections(at: time)
         push()
-        return outcome
+        guard !ended.isEmpty else { return outcome }
+        return SessionOutcome(error: outcome.error, events: outcome.events + ended, warnings: outcome.warnings)
+    }
+
+    /// Hands over the graph waiting for its plan (see `graphAwaitingInstall`), once.
+    public func takeGraphAwaitingInstall() -> Graph? {
+        defer { graphAwaitingInstall = nil }
+        return graphAwaitingInstall
+    }
+
+    /// Removes every host connection whose conditions stopped holding, telling both sides why.
+    private func endDisallowedConnections(at time: Double) -> [SessionEvent] {
+        var reasons: [String: String] = [:]
+        var ended: [Connection] = []
+        for connection in graph.connections {
+            guard let violation = InterAppAudioRules.liveViolation(connection, in: graph, policy: policy) else { continue }
+            ended.append(connection)
+            let node = graph.apps[connection.from.app].role == .host ? connection.to.app : connection.from.app
+            let host = node == connection.from.app ? connection.to.app : connection.from.app
+            reasons["\(graph.apps[node].id) \(graph.apps[host].id)"] = violation.message
+        }
+        guard !ended.isEmpty else { return [] }
+        let newGraph = graph.removing(ended)
+        let events = interAppAudioChanges(to: newGraph, at: time, reasons: reasons)
+        graph = newGraph
+        graphAwaitingInstall = newGraph
+        return events
     }
 
     /// Takes a changed graph (same apps, other connections): nodes that gained their first host
     /// connect (their session activates when they need one), nodes that lost their last host
     /// are stopped and their session deactivated; both sides get the events.
     public func graphChanged(to newGraph: Graph, at time: Double) -> [SessionEvent] {
-        let events = interAppAudioChanges(to: newGraph, at: time)
+        var events = interAppAudioChanges(to: newGraph, at: time)
         graph = newGraph
+        // A node whose activation on connecting was refused cannot stay connected.
+        events += endDisallowedConnections(at: time)
         push()
         return events
     }
@@ -53,7 +88,8 @@ public final class SessionController {
     /// Whether node `app` is connected to a host now.
     public func isInterAppConnected(_ app: String) -> Bool { !(hostsOfNode[app] ?? []).isEmpty }
 
-    private func interAppAudioChanges(to newGraph: Graph, at time: Double) -> [SessionEvent] {
+    /// `reasons` ("NODE HOST" → why) explains disconnections the engine made itself.
+    private func interAppAudioChanges(to newGraph: Graph, at time: Double, reasons: [String: String] = [:]) -> [SessionEvent] {
         var events: [SessionEvent] = []
         for (index, app) in newGraph.apps.enumerated() where app.role == .node {
             let before = hostsOfNode[app.id] ?? []
@@ -63,8 +99,9 @@ public final class SessionController {
                            SessionEvent(app: host, kind: .nodeConnected(peer: app.id), time: time)]
             }
             for host in before where !after.contains(host) {
-                events += [SessionEvent(app: app.id, kind: .nodeDisconnected(peer: host), time: time),
-                           SessionEvent(app: host, kind: .nodeDisconnected(peer: app.id), time: time)]
+                let reason = reasons["\(app.id) \(host)"]
+                events += [SessionEvent(app: app.id, kind: .nodeDisconnected(peer: host, reason: reason), time: time),
+                           SessionEvent(app: host, kind: .nodeDisconnected(peer: app.id, reason: reason), time: time)]
             }
             let needsSession = app.session != nil && InterAppAudioRules.nodeNeedsSession(index, in: newGraph)
             if before.isEmpty && !after.isEmpty && needsSession {

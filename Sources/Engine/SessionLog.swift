@@ -56,8 +56,11 @@ public struct SessionLog {
         case .silenceSecondaryAudioHint(let type):
             // Apple's AVAudioSessionSilenceSecondaryAudioHintType is begin/end.
             pairs.append(("type", .string(type == .began ? "begin" : "end")))
-        case .nodeConnected(let peer), .nodeDisconnected(let peer):
+        case .nodeConnected(let peer):
             pairs.append(("peer", .string(peer)))
+        case .nodeDisconnected(let peer, let reason):
+            pairs.append(("peer", .string(peer)))
+            if let reason { pairs.append(("reason", .string(reason))) }
         case .backgroundTaskWillExpire, .suspended, .resumed, .mediaServicesWereLost, .mediaServicesWereReset:
             break
         }

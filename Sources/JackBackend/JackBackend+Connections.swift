@@ -48,7 +48,7 @@ extension JackBackend {
 
     /// The JACK port pairs (source, destination) one graph connection means against the ports
     /// present now, and our ports whose outside end matches no port.
-    func portPairs(_ connection: ExternalConnection, in graph: Graph)
+    public func portPairs(_ connection: ExternalConnection, in graph: Graph)
         -> (pairs: [(source: String, destination: String)], unmatched: [String]) {
         let ours = connection.ports.map { address -> String in
             let app = graph.apps[address.app]

@@ -30,8 +30,12 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
     public var onConnectionChange: (@Sendable (String, String, Bool) -> Void)?
     /// Called on JACK's notification thread when the buffer size changes. Set before `activate`.
     public var onBufferSizeChange: (@Sendable (Int) -> Void)?
+    /// Called on JACK's notification thread when any client registers a port (its full name) or
+    /// a client appears (its name). It must only note the fact: a server request from that thread
+    /// (`jack_connect`, `jack_port_by_name`) can deadlock jack2. Set before `activate`.
+    public var onRegistration: (@Sendable (String) -> Void)?
 
-    /// Opens the client with an exact name and never starts a server (CONVENTIONS.md).
+    /// Opens the client with an exact name and never starts a server: JACK would otherwise rename a second `iaa` to `iaa-01` and break every connection.
     public init(clientName: String, serverName: String?, probe: RealtimeProbe = .disabled) throws(JackError) {
         JackBackend.quietLibraryMessages()
         let client = try JackBackend.open(clientName, serverName: serverName)
@@ -244,6 +248,7 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
                   let sourceName = jack_port_name(source), let destinationName = jack_port_name(destination) else { return }
             report(String(cString: sourceName), String(cString: destinationName), connected != 0)
         }, Unmanaged.passUnretained(self).toOpaque())
+        installRegistrationCallbacks()
         jack_set_buffer_size_callback(client, { frames, arg in
             guard let arg else { return 0 }
             Unmanaged<JackBackend>.fromOpaque(arg).takeUnretainedValue().onBufferSizeChange?(Int(frames))

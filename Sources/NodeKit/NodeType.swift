@@ -16,12 +16,16 @@ public struct NodeType: Sendable {
     /// request, not a grant. A graph loads only when it grants each of them to the app holding
     /// the node, else validation fails with `missingEntitlement`. Empty for the built-in types.
     public let requestedEntitlements: [String]
+    /// The library file the nodes' code comes from and which build of it was loaded, for a type
+    /// a plugin library provides; nil for code built into the engine.
+    public let code: NodeCode?
     private let layoutFor: @Sendable (NodeConfiguration) -> NodeLayout
     private let factory: @Sendable (NodeConfiguration) throws -> any AudioNode
 
     public init(id: String, displayName: String, summary: String,
                 parameters: [ParameterSpec] = [], configuration: [ConfigurationSpec] = [],
                 component: ComponentDescription? = nil, requestedEntitlements: [String] = [],
+                code: NodeCode? = nil,
                 layout: @escaping @Sendable (NodeConfiguration) -> NodeLayout,
                 make: @escaping @Sendable (NodeConfiguration) throws -> any AudioNode) {
         self.id = id
@@ -31,6 +35,7 @@ public struct NodeType: Sendable {
         self.configuration = configuration
         self.component = component
         self.requestedEntitlements = requestedEntitlements
+        self.code = code
         self.layoutFor = layout
         self.factory = make
     }

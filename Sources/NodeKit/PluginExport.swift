@@ -15,7 +15,7 @@ import IAAPluginABI
 /// Everything the C side sees (descriptors, strings, tables) is allocated once and never freed:
 /// it lives as long as the library, which the engine never unloads while it is in use. Each
 /// cycle calls the node through `Unmanaged` and a generic class, so it allocates and retains
-/// nothing (STYLE.md, "Real-time-safe Swift").
+/// nothing (the release-build counter test, RealtimeSafetyTests, checks it).
 public final class PluginExport: @unchecked Sendable {
     // @unchecked: immutable after init; the C tables it points to are never written again.
 

@@ -1,5 +1,6 @@
 import IAAPluginABI
 import NodeKit
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,17 +18,29 @@ public final class PluginLibrary: @unchecked Sendable {
     public let path: String
     /// The node types it offers, checked, in the order of its list.
     public let descriptors: [PluginDescriptor]
+    /// The file's identity when it was loaded: a rebuild changes it (see ``LibraryFileIdentity``).
+    public let identity: LibraryFileIdentity
     // Immutable after init; dlopen handles may be used from any thread.
     private let handle: UnsafeMutableRawPointer
     private let closesOnRelease: Bool
 
     /// Loads the library at `path` (which must exist) and checks its list and every descriptor.
+    /// It loads a private copy of the file (see ``LibraryCopy``), so each call loads the code on
+    /// disk now, even when an older build of the same path is still loaded.
     public init(path: String) throws(PluginLoadError) {
         self.path = path
+        let (copy, identity) = try LibraryCopy.make(of: path)
+        self.identity = identity
         // RTLD_LOCAL: two plugins may define the same symbols without one using the other's.
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-            throw PluginLoadError(.notAPlugin, "\(path) could not be loaded: \(Self.lastError())",
-                                  hint: "is it a shared library built for this machine (cc -shared -fPIC)?")
+        let opened = dlopen(copy, RTLD_NOW | RTLD_LOCAL)
+        let openError = opened == nil ? Self.lastError().replacing(copy, with: path) : ""
+        // Mapped (or refused): the name is no longer needed, and nothing stays on disk.
+        unlink(copy)
+        guard let handle = opened else {
+            let hint = LibraryCopy.folderIsNoExec
+                ? "the engine loads a private copy from \(LibraryCopy.folder), which is mounted noexec; set TMPDIR to a folder that is not"
+                : "is it a shared library built for this machine (cc -shared -fPIC)?"
+            throw PluginLoadError(.notAPlugin, "\(path) could not be loaded: \(openError)", hint: hint)
         }
         dlerror()
         guard let symbol = dlsym(handle, IAA_PLUGIN_ENTRY_SYMBOL) else {
@@ -52,6 +65,22 @@ public final class PluginLibrary: @unchecked Sendable {
         if closesOnRelease { dlclose(handle) }
     }
 
+    /// Libraries loaded so far by path, held weakly: a library lives as long as its nodes and types.
+    private static let loaded = Mutex<[String: WeakLibrary]>([:])
+
+    /// The library at `path`: the one already loaded when the file is unchanged since (same
+    /// ``identity``), else the file's current build, freshly loaded. Every graph load resolves its
+    /// plugins again, so without this each `apply` would load another copy of every library.
+    public static func load(path: String) throws(PluginLoadError) -> PluginLibrary {
+        if let current = LibraryFileIdentity(path: path),
+           let known = loaded.withLock({ $0[path]?.library }), known.identity == current {
+            return known
+        }
+        let library = try PluginLibrary(path: path)
+        loaded.withLock { $0[path] = WeakLibrary(library: library) }
+        return library
+    }
+
     /// The descriptor called `id`.
     public func descriptor(_ id: String) -> PluginDescriptor? {
         descriptors.first { $0.id == id }
@@ -64,6 +93,7 @@ public final class PluginLibrary: @unchecked Sendable {
         return NodeType(id: id, displayName: descriptor.name, summary: descriptor.summary,
                         parameters: descriptor.parameters, component: descriptor.component,
                         requestedEntitlements: descriptor.requestedEntitlements,
+                        code: NodeCode(library: path, identity: identity.description),
                         layout: { _ in layout },
                         make: { _ in try PluginNode(library: self, descriptor: descriptor, plugin: id) })
     }
@@ -115,4 +145,9 @@ public final class PluginLibrary: @unchecked Sendable {
     private static func lastError() -> String {
         dlerror().map { String(cString: $0) } ?? "no reason given"
     }
+}
+
+/// A weak reference to a loaded library, for ``PluginLibrary/load(path:)``'s table.
+private struct WeakLibrary: @unchecked Sendable {
+    weak var library: PluginLibrary?
 }

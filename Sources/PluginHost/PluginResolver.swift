@@ -16,7 +16,7 @@ import Darwin
 ///
 /// - `lv2:URI` and `ladspa:NAME` name installed LV2 and LADSPA plugins (``FormatCatalog``).
 ///
-/// Native plugins load only from these places (CONVENTIONS.md, Security).
+/// Native plugins load only from these places, never from the library search path of the system.
 public struct PluginResolver: Sendable {
     /// Folders searched for bare names, in order.
     public let searchPath: [String]
@@ -49,7 +49,7 @@ public struct PluginResolver: Sendable {
         let library: PluginLibrary
         do {
             let path = try locate(reference, graphDirectory: graphDirectory)
-            library = try PluginLibrary(path: path)
+            library = try PluginLibrary.load(path: path)
         } catch {
             return .failure(error)
         }
@@ -77,7 +77,9 @@ public struct PluginResolver: Sendable {
     public func candidates(_ reference: String, graphDirectory: String) -> [String] {
         if Self.isPath(reference) {
             if reference.hasPrefix("/") { return [reference] }
-            return [graphDirectory == "." ? reference : graphDirectory + "/" + reference]
+            // Always a path with a folder: dlopen searches the system's library folders for a bare
+            // name like `libfuzz.so`, never the graph's folder.
+            return [Self.absolute(graphDirectory.isEmpty ? reference : graphDirectory + "/" + reference)]
         }
         return searchPath.flatMap { folder in
             ["lib\(reference).so", "\(reference).so", reference].map { folder + "/" + $0 }
@@ -99,11 +101,24 @@ public struct PluginResolver: Sendable {
                               hint: hint)
     }
 
+    /// `path` made absolute against the current folder, with `./` segments removed.
+    static func absolute(_ path: String) -> String {
+        var full = path
+        if !path.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let folder = getcwd(&buffer, buffer.count).map { _ in String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) } ?? "."
+            full = folder + "/" + path
+        }
+        let parts = full.split(separator: "/").filter { $0 != "." }
+        return "/" + parts.joined(separator: "/")
+    }
+
     static func isPath(_ reference: String) -> Bool {
         reference.contains("/") || reference.hasSuffix(".so")
     }
 
-    static func split(_ plugin: String) -> (reference: String, selector: String?) {
+    /// A `plugin` value's library reference and its `#id` selector, if any.
+    public static func split(_ plugin: String) -> (reference: String, selector: String?) {
         guard let mark = plugin.lastIndex(of: "#") else { return (plugin, nil) }
         return (String(plugin[..<mark]), String(plugin[plugin.index(after: mark)...]))
     }

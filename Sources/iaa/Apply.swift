@@ -47,6 +47,7 @@ struct Apply: ParsableCommand {
             }
             let lines = DiffText.lines(result["diff"] ?? .object([]))
             lines.forEach(Output.line)
+            for warning in result["warnings"]?.elements ?? [] { Output.warning(warning.plainText) }
             let applied = result["applied"]?.boolValue ?? false
             if dryRun {
                 Output.line("dry run: nothing changed")
@@ -76,7 +77,7 @@ enum DiffText {
     static func lines(_ diff: ControlJSON) -> [String] {
         members.flatMap { member in
             (diff[member.key]?.elements ?? []).map { "\(member.sign) \(member.noun) \(describe($0))" }
-        }
+        } + (diff["appsReloaded"]?.elements ?? []).map { "~ app \(describe($0)) (library rebuilt: new code)" }
     }
 
     /// An id, a `{"from", "to"}` pair, or an app object with an `id` (and what changed in it).

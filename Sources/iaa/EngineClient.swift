@@ -2,7 +2,7 @@ import ArgumentParser
 import ControlSocket
 
 /// One verb's conversation with the engine: each call either returns the result or reports the
-/// failure on stderr and throws the exit code CONVENTIONS.md assigns to it.
+/// failure on stderr and throws the exit code README's "The command line" assigns to it.
 struct EngineClient {
     let client: ControlClient
 

@@ -7,7 +7,9 @@ struct GraphPicture: ParsableCommand {
         commandName: "graph",
         abstract: "Print the running graph as a Graphviz picture.",
         discussion: """
-            Roles are clusters, gains label the connections, ducked or suspended apps are dashed: \
+            Roles are clusters, gains label the connections, ducked or suspended apps are dashed. \
+            JACK ports outside the engine are ellipses: a jack.connections rule's connection is \
+            solid, a pending rule dashed grey, a connection made by hand dotted: \
             `iaa graph | dot -Tsvg > graph.svg`.
             """)
 

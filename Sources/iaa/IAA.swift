@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `iaa` command: one subcommand per file, modelled on the JACK and PipeWire tools.
 @main
@@ -13,6 +14,16 @@ struct IAA: ParsableCommand {
         version: "0.1.0",
         subcommands: [Run.self, Validate.self, Render.self, ListNodes.self, Plugins.self, PluginCommand.self,
                       Status.self, Ports.self, Dump.self, GetParameter.self, GraphPicture.self, Events.self, Top.self,
-                      Connect.self, Disconnect.self, SetParameter.self, Apply.self,
+                      Connect.self, Disconnect.self, SetParameter.self, Apply.self, Reload.self,
                       Session.self, AppLifecycle.self, Device.self, Interrupt.self, Remote.self])
+
+    /// The configuration file fills unset environment variables before any command reads them.
+    static func main() {
+        UserConfiguration.applyDefaults()
+        // New Session Manager starts its clients by executable name alone, with NSM_URL set.
+        if CommandLine.arguments.count == 1, let url = ProcessInfo.processInfo.environment["NSM_URL"], !url.isEmpty {
+            Foundation.exit(NSMSession.run(url: url))
+        }
+        main(nil)
+    }
 }

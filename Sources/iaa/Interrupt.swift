@@ -25,7 +25,7 @@ struct Interrupt: ParsableCommand {
     @Argument(help: "begin or end.")
     var phase: Phase
 
-    @Option(help: "Why the interruption happened.")
+    @Option(help: "Why the interruption happened; builtInMicMuted mutes the built-in microphone (begin) and unmutes it (end), interrupting only sessions that record.")
     var reason: Reason?
 
     func run() throws {

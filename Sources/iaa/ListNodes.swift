@@ -21,7 +21,7 @@ struct ListNodes: ParsableCommand {
     func run() throws {
         let loaded = GraphLoading.load(graph)
         guard let graph = loaded.graph else {
-            StandardError.write(GraphLoading.report(loaded))
+            StandardError.write(GraphLoading.report(loaded), level: .error)
             throw ExitCode(1)
         }
         var rows: [JSONValue] = []

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where the client verbs write: data on stdout, diagnostics on stderr (CONVENTIONS.md), with
+/// Where the client verbs write: data on stdout, diagnostics on stderr (as JACK's tools do), with
 /// colour only on a terminal and never when `NO_COLOR` is set (no-color.org).
 enum Output {
     /// ANSI styles; empty strings when colour is off, so callers never branch on it.

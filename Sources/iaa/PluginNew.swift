@@ -7,7 +7,7 @@ struct PluginCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugin",
         abstract: "Tools for writing plugin nodes.",
-        subcommands: [PluginNew.self])
+        subcommands: [PluginNew.self, PluginSDK.self])
 }
 
 /// `iaa plugin new NAME --lang swift|c`: a plugin folder that builds, tests and runs as is.
@@ -41,10 +41,6 @@ struct PluginNew: ParsableCommand {
     @Option(name: .shortAndLong, help: "The folder to create the plugin folder in.", completion: .directory)
     var output = "."
 
-    @Option(help: "The iaa checkout holding Sources/NodeKit and Sources/IAAPluginABI (default: $IAA_SDK, else the checkout this iaa was built in).",
-            completion: .directory)
-    var sdk: String?
-
     func validate() throws {
         let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-") }
         guard let first = name.unicodeScalars.first, first.isASCII, CharacterSet.letters.contains(first), allowed else {
@@ -53,20 +49,14 @@ struct PluginNew: ParsableCommand {
     }
 
     func run() throws {
-        guard let sdk = sdk ?? ProcessInfo.processInfo.environment["IAA_SDK"] ?? Self.checkout() else {
-            throw ValidationError("cannot find the iaa checkout (Sources/IAAPluginABI/include/iaa_plugin.h); pass --sdk DIR or set IAA_SDK")
-        }
-        let sdkPath = URL(fileURLWithPath: sdk).standardizedFileURL.path
-        guard FileManager.default.fileExists(atPath: sdkPath + "/Sources/IAAPluginABI/include/iaa_plugin.h") else {
-            throw ValidationError("\(sdkPath) is not an iaa checkout: it has no Sources/IAAPluginABI/include/iaa_plugin.h")
-        }
+        // The scaffold's scripts find the SDK through `iaa plugin sdk`; check now that they will.
+        _ = try PluginSDK.locate()
         let folder = URL(fileURLWithPath: output).appendingPathComponent(name).standardizedFileURL
         guard !FileManager.default.fileExists(atPath: folder.path) else {
-            StandardError.write("iaa: \(folder.path) already exists; choose another NAME or --output")
+            StandardError.write("iaa: \(folder.path) already exists; choose another NAME or --output", level: .error)
             throw ExitCode(1)
         }
-        let template = PluginTemplate(name: name, type: type.rawValue, swift: lang == .swift, sdk: sdkPath,
-                                      binary: Self.executable())
+        let template = PluginTemplate(name: name, type: type.rawValue, swift: lang == .swift)
         for (path, text) in template.files {
             let file = folder.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -85,23 +75,5 @@ struct PluginNew: ParsableCommand {
               iaa render graph.json -o out.wav -d 5s
               iaa run graph.json         # hosts it in JACK; jack_lsp shows iaa:\(name).out
             """)
-    }
-
-    /// This binary's path, for test.sh's default.
-    static func executable() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments.first ?? "iaa"
-    }
-
-    /// The checkout this binary was built in (it lives in <checkout>/.build/…).
-    static func checkout() -> String? {
-        var folder = URL(fileURLWithPath: executable()).deletingLastPathComponent()
-        while folder.path != "/" {
-            if FileManager.default.fileExists(atPath: folder.path + "/Sources/IAAPluginABI/include/iaa_plugin.h") {
-                return folder.path
-            }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
     }
 }

@@ -1,4 +1,6 @@
 /// The files `iaa plugin new` writes: source, build.sh, graph.json, test.sh and a level check.
+/// None holds an absolute path: the scripts ask `iaa plugin sdk` (the `iaa` on PATH, or
+/// `$IAA_BIN`) where the SDK is, so the folder builds on any machine with iaa installed.
 ///
 /// Each component type gets the smallest node that shows its shape: an effect and a music effect
 /// apply a `gain` (the music effect also follows MIDI volume, CC 7), a generator plays a sine, an
@@ -8,8 +10,6 @@ struct PluginTemplate {
     /// effect, generator, instrument or musicEffect.
     let type: String
     let swift: Bool
-    let sdk: String
-    let binary: String
 
     /// `name` as a C identifier.
     var cName: String { name.replacingOccurrences(of: "-", with: "_") }
@@ -79,10 +79,10 @@ struct PluginTemplate {
         """
         #!/bin/sh
         # Builds the plugin, renders graph.json offline through the engine and checks the level of
-        # the node's output. IAA_BIN picks the iaa binary (default: the one that made this folder).
+        # the node's output. IAA_BIN picks the iaa binary (default: iaa on PATH).
         set -eu
         here=$(cd "$(dirname "$0")" && pwd)
-        iaa=${IAA_BIN:-\(binary)}
+        iaa=${IAA_BIN:-iaa}
         work=$(mktemp -d)
         trap 'rm -rf "$work"' EXIT
         "$here/build.sh"
@@ -97,10 +97,11 @@ struct PluginTemplate {
     var cBuild: String {
         """
         #!/bin/sh
-        # Builds \(library) next to graph.json. IAA_SDK is the iaa checkout holding iaa_plugin.h.
+        # Builds \(library) next to graph.json, against the iaa_plugin.h of the iaa that
+        # `iaa plugin sdk` names (IAA_BIN picks the binary, default iaa on PATH; IAA_SDK overrides).
         set -eu
         here=$(cd "$(dirname "$0")" && pwd)
-        sdk=${IAA_SDK:-\(sdk)}
+        \(Self.locateSDK)
         cc -std=c99 -O2 -Wall -Wextra -shared -fPIC -I "$sdk/Sources/IAAPluginABI/include" \\
            -o "$here/\(library)" "$here/\(name).c" -lm
         echo "built $here/\(library)"
@@ -112,10 +113,12 @@ struct PluginTemplate {
         """
         #!/bin/sh
         # Builds \(library) (release: the audio thread is only allocation- and retain-free there)
-        # and copies it next to graph.json.
+        # and copies it next to graph.json. Package.swift finds NodeKit at $IAA_SDK, which this
+        # script takes from `iaa plugin sdk` (IAA_BIN picks the binary, default iaa on PATH).
         set -eu
         here=$(cd "$(dirname "$0")" && pwd)
-        swift build -c release --package-path "$here" --scratch-path "$here/.build"
+        \(Self.locateSDK)
+        IAA_SDK="$sdk" swift build -c release --package-path "$here" --scratch-path "$here/.build"
         cp "$here/.build/release/\(library)" "$here/\(library)"
         echo "built $here/\(library)"
 
@@ -127,17 +130,31 @@ struct PluginTemplate {
         // swift-tools-version: 6.1
         import PackageDescription
 
-        // A plugin node: a dynamic library that depends on NodeKit, the SDK in the iaa checkout.
+        // A plugin node: a dynamic library that depends on NodeKit, from the iaa SDK that
+        // `iaa plugin sdk` prints. ./build.sh sets IAA_SDK to it; for a plain `swift build`, run
+        // `export IAA_SDK=$(iaa plugin sdk)` first.
+        guard let sdk = Context.environment["IAA_SDK"] else {
+            fatalError("set IAA_SDK to the folder `iaa plugin sdk` prints, or build with ./build.sh")
+        }
+
         let package = Package(
             name: "\(name)",
             products: [.library(name: "\(name)", type: .dynamic, targets: ["\(typeName)"])],
-            dependencies: [.package(name: "iaa", path: "\(sdk)")],
+            dependencies: [.package(name: "iaa", path: sdk)],
             targets: [.target(name: "\(typeName)", dependencies: [.product(name: "NodeKit", package: "iaa")])],
             swiftLanguageModes: [.v6]
         )
 
         """
     }
+
+    /// The shell lines that set `sdk`: $IAA_SDK, else what `iaa plugin sdk` prints.
+    static let locateSDK = #"""
+        sdk=${IAA_SDK:-$("${IAA_BIN:-iaa}" plugin sdk)} || {
+            echo "build.sh: cannot run \`${IAA_BIN:-iaa} plugin sdk\`: install iaa (tools/install in its checkout) and put it on PATH, or set IAA_BIN" >&2
+            exit 1
+        }
+        """#
 
     var swiftExport: String {
         let make = "{ _, _ in \(typeName)() }"

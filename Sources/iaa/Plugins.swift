@@ -57,7 +57,7 @@ struct Plugins: ParsableCommand {
         } else {
             print(listings.map(\.text).joined(separator: "\n"))
             for entry in failures {
-                if case .failure(let error) = entry.result { StandardError.write("iaa: \(error)") }
+                if case .failure(let error) = entry.result { StandardError.write("iaa: \(error)", level: .error) }
             }
         }
         if !failures.isEmpty { throw ExitCode(1) }

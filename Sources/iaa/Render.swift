@@ -14,6 +14,8 @@ struct Render: ParsableCommand {
     @Argument(help: "The graph file.", completion: .file(extensions: ["json"]))
     var graph: String
 
+    @OptionGroup var logging: LogOptions
+
     @Option(name: .shortAndLong, help: "Output file (.wav, .flac, .aiff).")
     var output: String
 
@@ -42,8 +44,8 @@ struct Render: ParsableCommand {
     @Option(help: "Write each app's output, after its session gain, to DIR/APP.wav.", completion: .directory)
     var stems: String?
 
-    @Option(help: "Sample format: float32, pcm24 or pcm16.")
-    var format: Format = .float32
+    @Option(help: "Sample format: float32, pcm24 or pcm16 (default: what the container holds best: float32 for .wav, pcm24 for .flac, .aiff and .ogg).")
+    var format: Format?
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case float32, pcm24, pcm16
@@ -63,12 +65,13 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        logging.apply()
         var job = RenderJob(graphPath: graph, outputPath: output, seconds: duration.seconds)
         job.sampleRate = rate
         job.blockSize = period
         job.channelCount = channels
         job.ports = ports
-        job.format = format.sampleFormat
+        job.format = format?.sampleFormat ?? AudioContainer(path: output)?.defaultSampleFormat ?? .float32
         job.timelinePath = timeline
         job.logPath = log
         job.stemsDirectory = stems
@@ -82,7 +85,7 @@ struct Render: ParsableCommand {
             }
         } catch let error as EngineError {
             progress.finish()
-            StandardError.write(error.code == .invalidGraph ? error.message : "iaa: \(error)")
+            StandardError.write(error.code == .invalidGraph ? error.message : "iaa: \(error)", level: .error)
             throw ExitCode(error.code.exitCode)
         }
     }

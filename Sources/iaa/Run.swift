@@ -13,6 +13,8 @@ struct Run: ParsableCommand {
     @Argument(help: "The graph file.", completion: .file(extensions: ["json"]))
     var graph: String
 
+    @OptionGroup var logging: LogOptions
+
     @Option(name: [.short, .customLong("server")], help: "JACK server name (default: $JACK_DEFAULT_SERVER, else JACK's default).")
     var server: String?
 
@@ -30,6 +32,9 @@ struct Run: ParsableCommand {
                                valueName: "file"), completion: .file(extensions: ["json"]))
     var grants: String?
 
+    @Flag(help: "Reload a plugin library when it is rebuilt: its apps get the new code, keeping their parameters and connections.")
+    var watch = false
+
     func validate() throws {
         guard deadline.isFinite, deadline >= 0, deadline <= 100 else {
             throw ValidationError("--deadline must be a percentage from 0 to 100 (0 turns the guard off), not \(deadline)")
@@ -37,9 +42,11 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        logging.apply()
         var options = LiveEngine.Options(graphPath: graph, serverName: server, clientName: name, socketPath: socket)
         options.deadlinePercent = deadline
         options.grantsPath = grants
+        options.watchLibraries = watch
         let code = LiveEngine(options: options).run()
         if code != 0 { throw ExitCode(code) }
     }

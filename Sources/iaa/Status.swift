@@ -7,7 +7,9 @@ struct Status: ParsableCommand {
         abstract: "Show the running engine: hosts, nodes, apps, their sessions and gains, interruptions.",
         discussion: """
             The header names the graph, the JACK server, sample rate and buffer size, the DSP load and \
-            the xruns (all, and those caused by iaa). `*` marks an app in the foreground.
+            the xruns (all, and those caused by iaa). `*` marks an app in the foreground. Under JACK: \
+            every connection to the engine's ports, kept by a jack.connections `rule` or made \
+            `outside` the graph file, and each rule not made now (pending, removed by hand, refused).
             """)
 
     @OptionGroup var engine: EngineOptions

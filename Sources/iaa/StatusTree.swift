@@ -1,6 +1,6 @@
 import ControlSocket
 
-/// Lays out a `status` result as the tree in CONVENTIONS.md:
+/// Lays out a `status` result as a tree, the way `wpctl status` does:
 /// ```
 /// iaa 'studio' [jack 'default' 48000 Hz / 256, dsp 3.1 %, xruns 0 (ours 0)]
 ///  ├─ Hosts:
@@ -47,6 +47,7 @@ struct StatusTree {
                 lines.append(trimmed(line))
             }
         }
+        lines += jackLines
         if let transport = transportLine { lines.append(" ├─ " + Output.styled("Transport:", .bold) + " " + transport) }
         lines += interruptionLines(apps: apps)
         return lines.joined(separator: "\n")
@@ -67,7 +68,12 @@ struct StatusTree {
 
     private static func row(number: Int, app: ControlJSON) -> Row {
         let id = app["id"]?.plainText ?? "?"
-        let row = plainRow(number: number, id: id, app: app)
+        var row = plainRow(number: number, id: id, app: app)
+        // The library was rebuilt since it was loaded, and the old build still runs.
+        if app["library"]?["rebuilt"]?.boolValue == true {
+            row = Row(foreground: row.foreground, number: number, id: id, description: row.description,
+                      state: row.state + "   " + Output.styled("rebuilt on disk: iaa reload \(id)", .yellow))
+        }
         // A node the engine stopped running says so before anything else: `bypassed (deadline)`.
         guard let fault = app["fault"], let action = fault["action"]?.stringValue else { return row }
         let kind = fault["kind"]?.stringValue == "deadline" ? "deadline" : "NaN/Inf"
@@ -124,6 +130,30 @@ struct StatusTree {
         if let tempo = transport["tempo"]?.doubleValue { words.append(Output.number(tempo) + " bpm") }
         if let bar = transport["bar"], let beat = transport["beat"] { words.append("bar \(bar.plainText) beat \(beat.plainText)") }
         return words.joined(separator: ", ")
+    }
+
+    /// `├─ JACK:` with every connection to the engine's ports (`rule` when a graph rule keeps it,
+    /// `outside` when it was made by hand or by another program) and every rule not made now.
+    private var jackLines: [String] {
+        guard let connections = status["jackConnections"]?.elements, let rules = status["rules"]?.elements else { return [] }
+        var rows = connections.map { connection in
+            ("\(connection["from"]?.plainText ?? "?") -> \(connection["to"]?.plainText ?? "?")",
+             connection["rule"]?.stringValue == nil ? "outside" : "rule")
+        }
+        for rule in rules where rule["state"]?.stringValue != "made" {
+            let name = rule["rule"]?.plainText ?? "?"
+            if let waiting = rule["waitingFor"]?.stringValue {
+                rows.append((name, "pending: waiting for \(waiting)"))
+            } else if rule["state"]?.stringValue == "removed" {
+                rows.append((name, "removed by hand: made again when its program restarts, or on iaa apply"))
+            } else {
+                rows.append((name, "refused by JACK"))
+            }
+        }
+        let title = " ├─ " + Output.styled("JACK:", .bold)
+        guard !rows.isEmpty else { return [title + " no connections"] }
+        let width = rows.map(\.0.count).max() ?? 0
+        return [title] + rows.map { trimmed(" │     \(pad($0.0, width))  \($0.1)") }
     }
 
     /// `└─ Interruptions: none`, or the interrupted apps under it.

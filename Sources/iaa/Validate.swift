@@ -30,7 +30,7 @@ struct Validate: ParsableCommand {
             let loaded = GrantsFile.load(path: grants)
             guard let allowed = loaded.grants else {
                 if json { print("[" + loaded.diagnostics.map(\.json).joined(separator: ",") + "]") } else {
-                    StandardError.write(loaded.diagnostics.map(\.formatted).joined(separator: "\n"))
+                    StandardError.write(loaded.diagnostics.map(\.formatted).joined(separator: "\n"), level: .error)
                 }
                 throw ExitCode(1)
             }
@@ -41,7 +41,7 @@ struct Validate: ParsableCommand {
             all += result.diagnostics
             if result.graph == nil { failed = true }
             guard !json else { continue }
-            if !result.diagnostics.isEmpty { StandardError.write(GraphLoading.report(result)) }
+            if !result.diagnostics.isEmpty { StandardError.write(GraphLoading.report(result), level: .error) }
             if let graph = result.graph {
                 print("\(path): valid (\(graph.apps.count) apps, \(graph.connections.count) connections, \(graph.externalConnections.count) JACK connections)")
             }

@@ -1,6 +1,6 @@
 import AudioSession
 
-/// Rows for SESSION-POLICY.md's Activation rules 1 to 8 and the Now Playing app.
+/// Rows for docs/session-policy.md's Activation rules 1 to 8 and the Now Playing app.
 let activationRows: [PolicyRow] = [
     PolicyRow(
         name: "rule 1: a non-mixable activation interrupts the other non-mixable session",

@@ -1,6 +1,6 @@
 import AudioSession
 
-/// Rows for SESSION-POLICY.md's Background execution, the screen lock and the session clock.
+/// Rows for docs/session-policy.md's Background execution, the screen lock and the session clock.
 let backgroundRows: [PolicyRow] = [
     PolicyRow(
         name: "an app that cannot play in the background is suspended and its session ends when its turn ends",
@@ -89,11 +89,13 @@ let backgroundRows: [PolicyRow] = [
         action: .advanceTime(to: 0),
         checks: [.foreground("a", true), .foreground("b", false), .suspended("b", true)]),
     PolicyRow(
-        name: "a background task delays suspension and counts down",
+        name: "a background task delays suspension and counts down, keeping the code running but not the audio",
+        quote: "If the app does not select this mode, any audio being played or recorded by the app stops when the app moves to the background",
         apps: [app("a", .soloAmbient, active: true, fg: true)],
         given: [.beginBackgroundTask(app: "a")],
         action: .background(app: "a"),
-        checks: [.suspended("a", false), .active("a", true), .gain("a", 1), .remaining("a", 30), .deadline(25)]),
+        checks: [.suspended("a", false), .active("a", true), .playing("a", false), .gain("a", 0),
+                 .remaining("a", 30), .deadline(25)]),
     PolicyRow(
         name: "a background task does not count down in the foreground",
         apps: [app("a", .soloAmbient, active: true, fg: true)],

@@ -1,6 +1,6 @@
 import AudioSession
 
-/// A row of SESSION-POLICY.md's category table, written out here rather than read from the
+/// A row of docs/session-policy.md's category table, written out here rather than read from the
 /// source so that the rows check the code against the document.
 struct CategoryFacts: Sendable {
     var category: SessionCategory
@@ -68,7 +68,7 @@ let categoryRows: [PolicyRow] = categoryTable.flatMap { facts -> [PolicyRow] in
     ]
 }
 
-/// SESSION-POLICY.md's option table, written out.
+/// docs/session-policy.md's option table, written out.
 let optionTable: [(SessionOption, Set<SessionCategory>)] = [
     // Ambient sets mixWithOthers by itself; Apple: it may be set explicitly only in these three.
     (.mixWithOthers, [.playback, .playAndRecord, .multiRoute]),
@@ -99,7 +99,7 @@ let optionRows: [PolicyRow] = optionTable.flatMap { option, accepting in
     }
 }
 
-/// SESSION-POLICY.md's mode list, written out.
+/// docs/session-policy.md's mode list, written out.
 let modeTable: [(SessionMode, Set<SessionCategory>)] = [
     (.default, Set(SessionCategory.allCases)),
     (.voiceChat, [.playAndRecord]), (.videoChat, [.playAndRecord]), (.gameChat, [.playAndRecord]),

@@ -63,7 +63,7 @@ let hearingRows: [PolicyRow] = [
                app("b", .playback, options: [.mixWithOthers], audio: true)],
         action: .route(available: false),
         events: [.route("a", .oldDeviceUnavailable)],
-        checks: [.gain("a", 1), .active("a", true)]),
+        checks: [.active("a", true), .playing("a", true)]),
     PolicyRow(
         name: "a route that appears is newDeviceAvailable",
         apps: [app("a", .playback, active: true, fg: true)],

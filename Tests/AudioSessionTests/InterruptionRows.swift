@@ -1,6 +1,6 @@
 import AudioSession
 
-/// Rows for SESSION-POLICY.md's Interruptions: system interruptions, calls, spoken audio.
+/// Rows for docs/session-policy.md's Interruptions: system interruptions, calls, spoken audio.
 let interruptionRows: [PolicyRow] = [
     PolicyRow(
         name: "a system interruption interrupts every active session, mixable ones too",
@@ -28,7 +28,7 @@ let interruptionRows: [PolicyRow] = [
         action: .activate(app: "g"),
         checks: [.active("g", true), .gain("g", 1)]),
     PolicyRow(
-        name: "the end of a system interruption always lets the apps resume",
+        name: "the end of a system interruption lets the apps interrupted while active resume",
         apps: [app("g", .ambient, active: true, fg: true), app("m", .playback, active: true, audio: true)],
         given: [.interrupt(.began, reason: .default)],
         action: .interrupt(.ended, reason: .default),
@@ -55,14 +55,23 @@ let interruptionRows: [PolicyRow] = [
         events: [.resumed("c"), .began("a")],
         checks: [.gain("c", 1), .gain("a", 0), .interrupted("a", true)]),
     PolicyRow(
-        name: "a call that hangs up lets the apps it interrupted resume, even without notify",
+        name: "a call that hangs up with notifyOthersOnDeactivation lets the apps it interrupted resume",
         apps: [app("c", .playAndRecord, fg: true, grants: [.priorityAudio]),
                app("a", .playback, active: true, audio: true),
                app("m", .playback, options: [.mixWithOthers], active: true, audio: true)],
         given: [.activate(app: "c"), .stopAudio(app: "c")],
-        action: .deactivate(app: "c", options: []),
+        action: .deactivate(app: "c", options: [.notifyOthersOnDeactivation]),
         events: [.ended("a", resume: true), .resumed("a"), .ended("m", resume: true), .resumed("m")],
         checks: [.gain("a", 1), .gain("m", 1), .active("c", false)]),
+    PolicyRow(
+        name: "a call that hangs up without notifyOthersOnDeactivation does not tell the others to resume",
+        quote: "shouldResume: the interrupting app deactivated its session with notifyOthersOnDeactivation",
+        apps: [app("c", .playAndRecord, fg: true, grants: [.priorityAudio]),
+               app("a", .playback, active: true, audio: true)],
+        given: [.activate(app: "c"), .stopAudio(app: "c")],
+        action: .deactivate(app: "c", options: []),
+        events: [.ended("a", resume: false)],
+        checks: [.gain("a", 0), .active("a", false), .interrupted("a", false)]),
     PolicyRow(
         name: "interruptSpokenAudioAndMixWithOthers interrupts a spokenAudio session",
         apps: [app("s", .playback, mode: .spokenAudio, active: true, audio: true),

@@ -3,6 +3,8 @@ import AudioSession
 /// One row of the policy table: the apps, what happened before, the action, and what must hold.
 struct PolicyRow: Sendable, CustomStringConvertible {
     var name: String
+    /// The words of Apple's documentation the row checks, where a rule rests on a sentence.
+    var quote: String?
     var apps: [AppSessionSetup]
     var configuration = PolicyConfiguration()
     /// Applied in order at the policy's current time; each must be accepted.
@@ -17,6 +19,21 @@ struct PolicyRow: Sendable, CustomStringConvertible {
     var checks: [Check] = []
 
     var description: String { name }
+
+    init(name: String, quote: String? = nil, apps: [AppSessionSetup], configuration: PolicyConfiguration = .init(),
+         given: [SessionAction] = [], action: SessionAction, at: Double? = nil, error: SessionError.Code? = nil,
+         events: [ExpectedEvent]? = [], checks: [Check] = []) {
+        self.name = name
+        self.quote = quote
+        self.apps = apps
+        self.configuration = configuration
+        self.given = given
+        self.action = action
+        self.at = at
+        self.error = error
+        self.events = events
+        self.checks = checks
+    }
 
     /// The policy after `given`; with `advancing`, the clock is already at the action's time, so
     /// that what the action alone changes can be compared.

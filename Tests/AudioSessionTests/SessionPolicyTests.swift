@@ -3,14 +3,15 @@ import Testing
 
 /// Every row of every table, in one list for the three tests that walk them.
 let allRows: [PolicyRow] = activationRows + categoryRows + optionRows + modeRows + categoryChangeRows
-    + interruptionRows + backgroundRows + hearingRows
+    + interruptionRows + backgroundRows + hearingRows + documentationRows
 
 @Suite("Session policy")
 struct SessionPolicyTests {
-    @Test("each rule of SESSION-POLICY.md decides as its row says", arguments: allRows)
+    @Test("each rule of docs/session-policy.md decides as its row says", arguments: allRows)
     func rowDecides(_ row: PolicyRow) {
         let failures = row.failures()
-        #expect(failures.isEmpty, "\(row.name):\n  \(failures.joined(separator: "\n  "))")
+        let source = row.quote.map { "\n  Apple: \"\($0)\"" } ?? ""
+        #expect(failures.isEmpty, "\(row.name):\(source)\n  \(failures.joined(separator: "\n  "))")
     }
 
     @Test("a refused action changes nothing", arguments: allRows.filter { $0.error != nil && $0.error != .isBusy })

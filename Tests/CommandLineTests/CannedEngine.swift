@@ -96,6 +96,10 @@ final class CannedEngine: Sendable {
         case "session.preferredBuffer": return .result(["bufferSize": request["frames"] ?? nil])
         case "remote": return .result(["app": "music"])
         case "apply": return CannedReplies.apply(request)
+        case "reload" where app == "tone":
+            return .error(code: "notReloadable", message: "app \"tone\" runs the built-in node type \"builtin:oscillator\"; only plugin libraries reload", field: "app")
+        case "reload":
+            return .result(["app": .string(app ?? ""), "reloaded": .bool(app == "synth"), "library": "./libsynth.so"])
         case "graph": return .result(["dot": "digraph iaa {\n  tone -> daw;\n}\n"])
         case "events": return .stream(topic: "events", initial: nil)
         case "top": return .stream(topic: "top", initial: nil)

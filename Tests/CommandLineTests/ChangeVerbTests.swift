@@ -23,12 +23,23 @@ struct ChangeVerbTests {
         (["interrupt", "begin", "--reason", "call"], "interrupt", #"{"type":"begin","reason":"default"}"#),
         (["interrupt", "end"], "interrupt", #"{"type":"end"}"#),
         (["remote", "togglePlayPause"], "remote", #"{"command":"togglePlayPause"}"#),
+        (["reload", "synth"], "reload", #"{"app":"synth"}"#),
     ] as [([String], String, String)])
     func methodAndParams(arguments: [String], method: String, params: String) throws {
         let engine = try CannedEngine()
         let result = try engine.iaa(arguments)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(engine.requests == [.init(method: method, params: params)])
+    }
+
+    @Test("reload says whether the app got the rebuilt library, and a refusal exits 1 with its code")
+    func reloadPrints() throws {
+        let engine = try CannedEngine()
+        #expect(try engine.iaa(["reload", "synth"]).stdoutLines == ["reloaded synth from ./libsynth.so"])
+        #expect(try engine.iaa(["reload", "nav"]).stdoutLines == ["unchanged: ./libsynth.so has not changed since it was loaded"])
+        let refused = try engine.iaa(["reload", "tone"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("error[notReloadable]"), "\(refused.stderr)")
     }
 
     @Test("set prints the value the engine parsed")

@@ -2,7 +2,7 @@ import ControlSocket
 import Foundation
 import Testing
 
-/// Exit statuses as CONVENTIONS.md sets them (wpctl's plus argument-parser's), and where
+/// Exit statuses as README sets them (wpctl's plus argument-parser's), and where
 /// diagnostics go.
 @Suite("iaa exit statuses and diagnostics", .serialized)
 struct ExitStatusTests {

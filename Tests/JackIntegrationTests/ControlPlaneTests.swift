@@ -16,12 +16,14 @@ extension JackIntegration {
             let socket: String
             let directory: URL
 
-            init(graph: String, client: String) throws {
+            /// `graph` is relative to the package root, or absolute; `arguments` go to `iaa run`.
+            init(graph: String, client: String, arguments: [String] = []) throws {
                 directory = try JackHarness.temporaryDirectory()
                 // The socket's folder must be private (0700).
                 try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
                 socket = directory.appendingPathComponent("\(client).sock").path
-                engine = try EngineProcess(graph: JackHarness.path(graph), client: client, arguments: ["--socket", socket])
+                engine = try EngineProcess(graph: graph.hasPrefix("/") ? graph : JackHarness.path(graph), client: client,
+                                           arguments: ["--socket", socket] + arguments)
             }
 
             func call(_ method: String, _ params: ControlJSON = [:]) throws -> Result<ControlJSON, ControlError> {

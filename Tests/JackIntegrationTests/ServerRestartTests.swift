@@ -76,5 +76,31 @@ extension JackIntegration {
             #expect(engine.stderr.contains("the JACK server is back"))
             #expect(engine.process.isRunning)
         }
+
+        @Test("apps hear mediaServicesWereLost when the server dies and mediaServicesWereReset when it is back; a buffer-size change is a routeConfigurationChange")
+        func mediaServicesAndBufferSize() throws {
+            let server = Server()
+            try server.start()
+            defer { server.stop() }
+            let engine = try EngineProcess(graph: JackHarness.path("graphs/headunit.json"), client: "t-media",
+                                           environment: ["JACK_DEFAULT_SERVER": server.name])
+            defer { engine.stop() }
+            // music and game are active output sessions in the head unit.
+            #expect(try runCommand("jack_bufsize", ["512"], environment: ["JACK_DEFAULT_SERVER": server.name]).status == 0)
+            func waitFor(_ text: String) -> Bool {
+                let started = ContinuousClock.now
+                while ContinuousClock.now - started < .seconds(8) {
+                    if engine.stderr.contains(text) { return true }
+                    usleep(100_000)
+                }
+                return false
+            }
+            #expect(waitFor(#""app":"music","name":"routeChange","reason":"routeConfigurationChange""#), "\(engine.stderr)")
+            server.kill()
+            #expect(waitFor(#""app":"music","name":"mediaServicesWereLost""#), "\(engine.stderr)")
+            try server.start()
+            #expect(waitFor(#""app":"music","name":"mediaServicesWereReset""#), "\(engine.stderr)")
+            #expect(waitFor(#""app":"phone","name":"mediaServicesWereReset""#), "\(engine.stderr)")
+        }
     }
 }

@@ -11,14 +11,17 @@ extension JackIntegration {
             (try? runCommand("jack_wait", ["-c"], removing: ["JACK_DEFAULT_SERVER"]).stdout.contains("not running")) ?? false
         }
 
-        @Test("starts a dummy-driver server, says so, registers its ports there, and stops it on exit",
+        @Test("starts a dummy-driver server, says so, logs it under XDG_STATE_HOME, registers its ports there, and stops it on exit",
               .enabled(if: defaultServerIsDown, "a default JACK server is already running here"))
         func startsDummyServer() throws {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: JackHarness.debugBinary)
             process.arguments = ["run", JackHarness.path("graphs/demo.json"), "-n", "t-auto"]
+            let state = try JackHarness.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: state) }
             var environment = ProcessInfo.processInfo.environment
             environment["JACK_DEFAULT_SERVER"] = nil
+            environment["XDG_STATE_HOME"] = state.path
             process.environment = environment
             let errors = Pipe()
             process.standardError = errors
@@ -38,6 +41,10 @@ extension JackIntegration {
             #expect(ports.contains("t-auto:mix.out"), "ports seen: \(ports); stderr:\n\(log)")
             #expect(ports.contains("system:playback_1"))
             #expect(log.contains("started one on the dummy driver"))
+            // The server's log is state, not a file left in /tmp.
+            let serverLog = state.appendingPathComponent("iaa/jackd-default.log").path
+            #expect(log.contains("log \(serverLog)"), "\(log)")
+            #expect(((try? String(contentsOfFile: serverLog, encoding: .utf8)) ?? "").contains("jackdmp"), "the server's log is empty")
             #expect(process.terminationStatus == 0)
             // The server it started is gone with it.
             usleep(300_000)

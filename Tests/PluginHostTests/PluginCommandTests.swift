@@ -56,8 +56,7 @@ struct PluginCommandTests {
         let binary = try requireBinary()
         let directory = try PluginTestSupport.temporaryDirectory("scaffold")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let created = try PluginTestSupport.run(binary, ["plugin", "new", "my-fx", "--lang", language, "--output", directory,
-                                                         "--sdk", PluginTestSupport.root])
+        let created = try PluginTestSupport.run(binary, ["plugin", "new", "my-fx", "--lang", language, "--output", directory])
         #expect(created.status == 0, "\(created.output)")
         #expect(created.output.contains("./test.sh"))
         let test = try PluginTestSupport.swiftBuildLock.withLock { _ in

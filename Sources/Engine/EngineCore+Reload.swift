@@ -1,0 +1,143 @@
+import AudioGraph
+import ControlSocket
+import NodeKit
+import PluginHost
+
+/// `reload` and `iaa run --watch`: swapping in the current build of rebuilt plugin libraries
+/// while the engine runs, keeping each app's parameter values and every connection.
+extension EngineCore {
+    /// What made the engine swap in a rebuilt library, as the `reload` event's `by` says.
+    enum ReloadCause: String {
+        /// `iaa reload APP`.
+        case request
+        /// `iaa run --watch` saw the file written.
+        case watch
+        /// `iaa apply` of a graph whose library changed.
+        case apply
+    }
+
+    /// What the current build of one app's library offers in its place, or why it cannot go in.
+    enum ReloadOutcome {
+        case unchanged(library: String)
+        case rebuilt(App, library: String, identity: String)
+    }
+
+    /// `reload` (`app`): swaps in the app's rebuilt library, or says it is unchanged.
+    func reload(_ request: ControlRequest) throws -> ControlReply {
+        let (_, app) = try app(request)
+        switch try rebuiltApp(app) {
+        case .unchanged(let library):
+            return .result(.object([("app", .string(app.id)), ("reloaded", .bool(false)), ("library", .string(library)),
+                                    ("reason", .string("the library has not changed since it was loaded"))]))
+        case .rebuilt(let new, let library, let identity):
+            try swapIn([new], by: .request)
+            return .result(.object([("app", .string(app.id)), ("reloaded", .bool(true)), ("library", .string(library)),
+                                    ("identity", .string(identity))]))
+        }
+    }
+
+    /// Reloads every app whose library file changed on disk (`--watch`); a library that does
+    /// not load (a build still being written, a broken one) is a warning, and the old code runs on.
+    func reloadChangedLibraries() {
+        var rebuilt: [App] = []
+        for app in graph.apps where app.type.code != nil {
+            do {
+                if case .rebuilt(let new, _, _) = try rebuiltApp(app) { rebuilt.append(new) }
+            } catch let error as RequestError {
+                StandardError.warning("cannot reload \"\(app.id)\": \(error.message)")
+            } catch {
+                StandardError.warning("cannot reload \"\(app.id)\": \(error)")
+            }
+        }
+        guard !rebuilt.isEmpty else { return }
+        do {
+            try swapIn(rebuilt, by: .watch)
+        } catch {
+            StandardError.warning("cannot reload \(rebuilt.map(\.id).joined(separator: ", ")): \(error)")
+        }
+    }
+
+    /// The app as it would run the current build of its library. A build that changes what the
+    /// graph was validated against (ports, parameters, entitlements, component) is refused:
+    /// `apply` loads it with every check.
+    func rebuiltApp(_ app: App) throws -> ReloadOutcome {
+        guard let code = app.type.code else {
+            throw RequestError(code: "notReloadable",
+                               message: "app \"\(app.id)\" runs the built-in node type \"\(app.type.id)\"; only plugin libraries reload",
+                               field: "app")
+        }
+        guard let identity = LibraryFileIdentity(path: code.library) else {
+            throw RequestError(code: "libraryMissing",
+                               message: "cannot read \(code.library), the library of app \"\(app.id)\": it was moved or deleted; rebuild it there, or `iaa apply` a graph that names where it is now",
+                               field: "app")
+        }
+        guard identity.description != code.identity else { return .unchanged(library: code.library) }
+        let library: PluginLibrary
+        do {
+            library = try PluginLibrary.load(path: code.library)
+        } catch {
+            throw RequestError(code: error.code.rawValue, message: error.hint.map { "\(error.message); \($0)" } ?? error.message, field: "app")
+        }
+        let selector = PluginResolver.split(app.type.id).selector
+        guard let descriptor = selector.map(library.descriptor) ?? (library.descriptors.count == 1 ? library.descriptors.first : nil) else {
+            throw RequestError(code: "unknownPlugin",
+                               message: "the rebuilt \(code.library) no longer offers \"\(selector ?? app.type.id)\" (it offers \(library.descriptors.map(\.id).joined(separator: ", ")))",
+                               field: "app")
+        }
+        let type = library.nodeType(descriptor, id: app.type.id)
+        let changes = [("ports", type.layout(app.configuration) != app.layout), ("parameters", type.parameters != app.type.parameters),
+                       ("entitlements", type.requestedEntitlements != app.type.requestedEntitlements),
+                       ("component", type.component != app.type.component)].filter(\.1).map(\.0)
+        guard changes.isEmpty else {
+            throw RequestError(code: "libraryChanged",
+                               message: "the rebuilt \(code.library) changes the \(changes.joined(separator: " and ")) of app \"\(app.id)\"; a reload keeps those, so `iaa apply` the graph (edited to match) to load it with every check",
+                               field: "app")
+        }
+        let new = App(id: app.id, role: app.role, type: type, configuration: app.configuration, parameters: app.parameters,
+                      layout: app.layout, session: app.session, component: app.component)
+        return .rebuilt(new, library: code.library, identity: library.identity.description)
+    }
+
+    /// Points the `--watch` watcher at the libraries the running graph loaded.
+    func libraryFoldersChanged() {
+        guard let watcher = libraryWatcher else { return }
+        let libraries = Set(graph.apps.compactMap { $0.type.code?.library }).sorted()
+        for warning in watcher.watch(libraries: libraries) { StandardError.warning(warning) }
+    }
+
+    /// Installs the running graph with `apps` replaced, every app keeping its live parameter
+    /// values (what `iaa set` changed too), and announces each reload on the event stream.
+    func swapIn(_ apps: [App], by cause: ReloadCause) throws {
+        let plan = backend.currentPlan
+        let replaced = Dictionary(uniqueKeysWithValues: apps.map { ($0.id, $0) })
+        let live = graph.apps.map { app in
+            let base = replaced[app.id] ?? app
+            let values = app.type.parameters.indices.map { plan?.slot(for: app.id)?.parameterTarget($0) ?? app.parameters[$0] }
+            return App(id: base.id, role: base.role, type: base.type, configuration: base.configuration, parameters: values,
+                       layout: base.layout, session: base.session, component: base.component)
+        }
+        let current = graph
+        let newGraph = Graph(name: current.name, apps: live, connections: current.connections,
+                             externalConnections: current.externalConnections, order: current.order, policy: current.policy,
+                             transport: current.transport, exposure: current.exposure)
+        do {
+            publish(try install(newGraph, sameSessions: true))
+        } catch let error as PluginCreateError {
+            // Nothing changed: the node is created before the old one fades out.
+            throw RequestError(code: "createFailed", message: "\(error); the old build keeps running", field: "app")
+        }
+        announceReloads(apps.map(\.id), by: cause)
+        libraryFoldersChanged()
+    }
+
+    /// One `reload` line on the event stream and stderr per app now running a rebuilt library.
+    func announceReloads(_ apps: [String], by cause: ReloadCause) {
+        for id in apps {
+            let library = graph.appIndex(id).flatMap { graph.apps[$0].type.code?.library } ?? ""
+            server?.publish(JSONValue.object([("t", .number(now)), ("reload", .object([
+                ("app", .string(id)), ("library", .string(library)), ("by", .string(cause.rawValue)),
+            ]))]), topic: "events")
+            StandardError.write("iaa: reloaded \"\(id)\" from the rebuilt \(library) (\(cause.rawValue))")
+        }
+    }
+}

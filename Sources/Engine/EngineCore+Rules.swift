@@ -1,0 +1,227 @@
+import AudioGraph
+import ControlSocket
+import Foundation
+import JackBackend
+
+/// The graph's `jack.connections` as rules the engine keeps true, as jack-plumbing and
+/// aj-snapshot users expect: a rule's connection is made when both of its ports exist, and again
+/// after the program on the other end restarts (its ports appear again). A rule whose port does
+/// not exist stays pending and says so in `status` and `graph`.
+///
+/// A connection someone removes by hand (`jack_disconnect`, a patchbay, `iaa disconnect`) stays
+/// removed — unplugging is a deliberate act, and it is how a route change is tested — until the
+/// program at its outside end registers a port or restarts, or the graph is applied again: the
+/// moments jack-plumbing, which re-runs its rules when ports appear, would make it again too.
+extension EngineCore {
+    /// One rule as it stands now.
+    struct RuleState {
+        /// `APP:PORT -> ENDPOINT`, as the graph file and `apply`'s diff write it.
+        let rule: String
+        /// The JACK port pairs it stands for against the ports present now, and whether each is made.
+        let pairs: [(source: String, destination: String, made: Bool)]
+        /// The outside end when no port matches it now (`mpv:out_0`, `@playback`).
+        let waitingFor: String?
+        /// The app whose ports the rule connects, and whether they are its outputs.
+        let app: String
+        let outgoing: Bool
+
+        /// Pairs removed by hand and left alone (see `heldRulePairs`).
+        let removed: Set<[String]>
+
+        /// Where a rule stands, in `status`'s words.
+        enum State: String {
+            /// Every connection it stands for exists.
+            case made
+            /// Its outside port does not exist now; it is made when the port appears.
+            case pending
+            /// Removed by hand; made again when the program restarts, or on `apply`.
+            case removed
+            /// Both ports exist but JACK refuses the connection; retried twice a second.
+            case refused
+        }
+
+        var state: State {
+            if waitingFor != nil { return .pending }
+            let missing = pairs.filter { !$0.made }
+            if missing.isEmpty { return .made }
+            return missing.allSatisfy { removed.contains([$0.source, $0.destination]) } ? .removed : .refused
+        }
+    }
+
+    /// Every rule of the running graph as it stands now. Control side.
+    func ruleStates() -> [RuleState] {
+        graph.externalConnections.map { connection in
+            let resolved = backend.portPairs(connection, in: graph)
+            let pairs = resolved.pairs.map { ($0.source, $0.destination, backend.isConnected($0.source, $0.destination)) }
+            return RuleState(rule: GraphDiff.text(connection, in: graph), pairs: pairs,
+                             waitingFor: resolved.unmatched.isEmpty ? nil : "\(connection.endpoint)",
+                             app: connection.ports.first.map { graph.apps[$0.app].id } ?? "",
+                             outgoing: connection.direction == .toExternal, removed: heldRulePairs)
+        }
+    }
+
+    /// Makes every connection of `connections` that is not made yet; returns what JACK answered
+    /// for each one it tried. A refusal is remembered and retried on the clock tick.
+    @discardableResult
+    func makeRules(_ connections: [ExternalConnection]) -> [ConnectionOutcome] {
+        var outcomes: [ConnectionOutcome] = []
+        var current: Set<[String]> = []
+        for connection in connections {
+            for pair in backend.portPairs(connection, in: graph).pairs {
+                current.insert([pair.source, pair.destination])
+                if heldRulePairs.contains([pair.source, pair.destination]) { continue }
+                guard !backend.isConnected(pair.source, pair.destination) else {
+                    ruleFailures[[pair.source, pair.destination]] = nil
+                    continue
+                }
+                noteOwnConnection(pair.source, pair.destination)
+                let outcome = backend.connect(pair.source, pair.destination)
+                if case .failed = outcome.result {
+                    forgetOwnConnection(pair.source, pair.destination)
+                    if ruleFailures[[pair.source, pair.destination]] == nil { ruleFailures[[pair.source, pair.destination]] = (now, false) }
+                } else {
+                    ruleFailures[[pair.source, pair.destination]] = nil
+                }
+                outcomes.append(outcome)
+            }
+        }
+        // A pair whose port went away is pending now, not failing nor removed.
+        if connections.count == graph.externalConnections.count {
+            for pair in ruleFailures.keys where !current.contains(pair) { ruleFailures[pair] = nil }
+            heldRulePairs = heldRulePairs.filter(current.contains)
+        }
+        return outcomes
+    }
+
+    /// A port or client appeared, a rule's connection was removed, or a refused one is due for
+    /// another try: makes every rule true again. Warns once about a connection JACK keeps
+    /// refusing for two seconds (a program is refused only until it activates).
+    func keepRules() {
+        for outcome in makeRules(graph.externalConnections) {
+            guard case .failed = outcome.result, let failure = ruleFailures[[outcome.source, outcome.destination]],
+                  !failure.warned, now - failure.since >= 2 else { continue }
+            ruleFailures[[outcome.source, outcome.destination]]?.warned = true
+            StandardError.warning("\(outcome)")
+        }
+    }
+
+    /// Someone other than the engine removed a JACK connection: when a rule stands for it, it is
+    /// left alone until its outside end appears again (see `heldRulePairs`).
+    func ruleConnectionRemoved(_ source: String, _ destination: String) {
+        guard rulePair(source, destination) != nil else { return }
+        heldRulePairs.insert([source, destination])
+    }
+
+    /// Ports or clients appeared (`names`: full port names and client names): the rule
+    /// connections removed by hand at those ends are made again with the rest.
+    func portsAppeared(_ names: [String]) {
+        let ours = clientName + ":"
+        heldRulePairs = heldRulePairs.filter { pair in
+            let outside = pair.filter { !$0.hasPrefix(ours) }
+            return !outside.contains { port in names.contains { $0 == port || port.hasPrefix($0 + ":") } }
+        }
+        keepRules()
+    }
+
+    /// The rule that stands for the JACK connection `source -> destination`, if one does.
+    func rulePair(_ source: String, _ destination: String) -> String? {
+        for connection in graph.externalConnections
+        where backend.portPairs(connection, in: graph).pairs.contains(where: { $0.source == source && $0.destination == destination }) {
+            return GraphDiff.text(connection, in: graph)
+        }
+        return nil
+    }
+
+    /// A warning for each of `connections` whose outside port is missing now: the rule, the
+    /// port, and the closest live port names, since a typo would otherwise wait forever.
+    func pendingRuleWarnings(_ connections: [ExternalConnection]) -> [String] {
+        let live = backend.allPortNames().filter { !$0.hasPrefix(clientName + ":") }
+        return connections.compactMap { connection in
+            guard !backend.portPairs(connection, in: graph).unmatched.isEmpty else { return nil }
+            let rule = "jack.connections rule \"\(GraphDiff.text(connection, in: graph))\""
+            let pending = "the rule stays pending and is made when the port appears"
+            guard case .port(let name) = connection.endpoint else {
+                return "\(rule): no \(connection.endpoint) ports exist now; \(pending)"
+            }
+            let close = Self.closestPorts(to: name, in: live)
+            let suggestion = close.isEmpty ? "no live port is close (jack_lsp lists them)"
+                : "did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
+            return "\(rule): no JACK port \"\(name)\" exists now (\(suggestion)); \(pending)"
+        }
+    }
+
+    /// Up to three live port names nearest to `name`: those of the same client first, then by
+    /// edit distance, within a third of the name's length (at least 3 edits).
+    static func closestPorts(to name: String, in live: [String]) -> [String] {
+        let limit = max(3, name.count / 3)
+        let client = name.split(separator: ":", maxSplits: 1).first.map(String.init) ?? name
+        let scored = live.map { (port: $0, distance: Suggestion.editDistance(name, $0)) }
+        let near = scored.filter { $0.distance <= limit }.sorted { ($0.distance, $0.port) < ($1.distance, $1.port) }
+        if !near.isEmpty { return Array(near.prefix(3).map(\.port)) }
+        return Array(live.filter { $0.hasPrefix(client + ":") }.prefix(3))
+    }
+
+    /// Status's view of the JACK side: every connection to our ports (made by a rule or from
+    /// outside) and every rule with its state.
+    func jackConnectionsJSON() -> (connections: ControlJSON, rules: ControlJSON) {
+        let states = ruleStates()
+        var byRule: [[String]: String] = [:]
+        for state in states { for pair in state.pairs { byRule[[pair.source, pair.destination]] = state.rule } }
+        let connections: [ControlJSON] = backend.ports().flatMap { port in
+            port.connections.map { other in
+                let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
+                return .object([("from", .string(from)), ("to", .string(to)),
+                                ("rule", byRule[[from, to]].map(JSONValue.string) ?? .null)])
+            }
+        }
+        let rules: [ControlJSON] = states.map { state in
+            .object([("rule", .string(state.rule)), ("state", .string(state.state.rawValue)),
+                     ("waitingFor", state.waitingFor.map(JSONValue.string) ?? .null),
+                     ("connections", .array(state.pairs.map { pair in
+                         .object([("from", .string(pair.source)), ("to", .string(pair.destination)), ("made", .bool(pair.made))])
+                     }))])
+        }
+        return (.array(connections), .array(rules))
+    }
+
+    /// The JACK side of `graph`'s picture: outside ports as ellipses; a rule's connection solid
+    /// (dashed: grey while removed by hand, red while JACK refuses it), a pending rule dashed grey
+    /// to the port it waits for, a connection made by hand dotted.
+    func jackDotLines() -> [String] {
+        let ours = Dictionary(backend.ports().map { ($0.name, $0.appID) }, uniquingKeysWith: { first, _ in first })
+        var lines: [String] = []
+        var outside: Set<String> = []
+        func edge(_ from: String, _ to: String, _ style: String, _ tooltip: String) {
+            let app = ours[from] ?? ours[to]
+            guard let app else { return }
+            let other = ours[from] == nil ? from : to
+            outside.insert(other)
+            let ends = ours[from] != nil ? "\"\(app)\" -> \"\(other)\"" : "\"\(other)\" -> \"\(app)\""
+            lines.append("  \(ends) [\(style), tooltip=\"\(tooltip)\"];")
+        }
+        var ruled: Set<[String]> = []
+        for state in ruleStates() {
+            for pair in state.pairs {
+                ruled.insert([pair.source, pair.destination])
+                let removed = state.removed.contains([pair.source, pair.destination])
+                edge(pair.source, pair.destination,
+                     pair.made ? "style=solid" : removed ? "style=dashed, color=grey, label=\"removed\"" : "style=dashed, color=red, label=\"refused\"",
+                     "rule \(state.rule)")
+            }
+            if let waiting = state.waitingFor {
+                outside.insert(waiting)
+                let ends = state.outgoing ? "\"\(state.app)\" -> \"\(waiting)\"" : "\"\(waiting)\" -> \"\(state.app)\""
+                lines.append("  \(ends) [style=dashed, color=grey, label=\"pending\", tooltip=\"rule \(state.rule): waiting for \(waiting)\"];")
+            }
+        }
+        for port in backend.ports() {
+            for other in port.connections {
+                let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
+                guard !ruled.contains([from, to]), ours[other] == nil else { continue }
+                edge(from, to, "style=dotted", "\(from) -> \(to), made outside the graph file")
+            }
+        }
+        let nodes = outside.sorted().map { "  \"\($0)\" [shape=ellipse, style=solid];" }
+        return nodes.isEmpty ? [] : ["  subgraph cluster_jack {", "    label=\"JACK\";"] + nodes.map { "  " + $0 } + ["  }"] + lines
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+
+/// README's examples work when copied: every JSON block validates with the built `iaa` (a whole
+/// graph as is, an app alone inside a minimal graph, a grants file with the head-unit graph), and
+/// the plugin steps of "Write your own node" run as written, from the folders they say.
+@Suite("README's examples", .serialized)
+struct ReadmeExampleTests {
+    static let readme = (try? String(contentsOfFile: IAACommand.packageRoot + "/README.md", encoding: .utf8)) ?? ""
+
+    /// The code blocks of `language` (`json` also takes `jsonc`), in order.
+    static func blocks(_ languages: Set<String>, in text: String = readme) -> [String] {
+        var blocks: [String] = [], current: [Substring]? = nil
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let open = current {
+                if line.hasPrefix("```") { blocks.append(open.joined(separator: "\n")); current = nil } else { current = open + [line] }
+            } else if line.hasPrefix("```"), languages.contains(String(line.dropFirst(3)).trimmingCharacters(in: .whitespaces)) {
+                current = []
+            }
+        }
+        return blocks
+    }
+
+    /// The text without `//` comments (those outside strings), as a JSON reader wants it.
+    static func strippingComments(_ text: String) -> String {
+        var result = "", inString = false, escaped = false
+        var characters = Array(text)[...]
+        while let c = characters.popFirst() {
+            if inString {
+                result.append(c)
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
+            } else if c == "/", characters.first == "/" {
+                while let next = characters.first, next != "\n" { characters.removeFirst() }
+            } else {
+                if c == "\"" { inString = true }
+                result.append(c)
+            }
+        }
+        return result
+    }
+
+    /// What a block is, and the files that make it checkable by `iaa validate`.
+    static func validation(of block: String, in directory: String, index: Int) throws -> [String] {
+        let json = strippingComments(block)
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
+        let file = directory + "/example-\(index).json"
+        switch object["format"] as? String {
+        case "iaa-graph/1":
+            try json.write(toFile: file, atomically: true, encoding: .utf8)
+            return [file]
+        case "iaa-grants/1":
+            try json.write(toFile: file, atomically: true, encoding: .utf8)
+            return [IAACommand.packageRoot + "/graphs/headunit.json", "--grants", file]
+        case nil where !object.isEmpty && Set(object.keys).isSubset(of: ["server", "client", "pluginPath", "logLevel"]):
+            // A configuration file: the demo graph validates with it in force.
+            try json.write(toFile: file, atomically: true, encoding: .utf8)
+            return ["config", file]
+        default:
+            // One app, as the audio-session and Inter-App Audio sections show them.
+            let id = try #require(object["id"] as? String, "README block \(index) is neither a graph, a grants file nor an app:\n\(block)")
+            let graph = """
+                { "format": "iaa-graph/1", "name": "readme-\(index)", "apps": [\(json)],
+                  "jack": { "connections": [{ "from": "\(id):out", "to": "@playback" }] } }
+                """
+            try graph.write(toFile: file, atomically: true, encoding: .utf8)
+            return [file]
+        }
+    }
+
+    @Test("every JSON example in README validates when copied")
+    func jsonExamplesValidate() throws {
+        let examples = Self.blocks(["json", "jsonc"])
+        #expect(examples.count >= 4, "README has \(examples.count) JSON blocks")
+        let directory = NSTemporaryDirectory() + "iaa-readme-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.copyItem(atPath: IAACommand.packageRoot + "/graphs/graph.schema.json",
+                                         toPath: directory + "/graph.schema.json")
+        for (index, block) in examples.enumerated() {
+            var arguments = try Self.validation(of: block, in: directory, index: index)
+            var environment: [String: String] = [:]
+            if arguments.first == "config" {
+                environment = ["IAA_CONFIG": arguments[1], "IAA_PLUGIN_PATH": "", "JACK_DEFAULT_SERVER": "", "IAA_LOG_LEVEL": ""]
+                arguments = [IAACommand.packageRoot + "/graphs/demo.json"]
+            }
+            let result = try IAACommand.run(["validate"] + arguments, environment: environment)
+            #expect(result.status == 0, "README JSON block \(index) does not validate:\n\(block)\n\(result.stderr)")
+        }
+    }
+}
+
+extension ReadmeExampleTests {
+    /// The shell blocks of README's "Write your own node", steps 1 and 2, in order.
+    static var pluginSteps: [String] {
+        guard let start = readme.range(of: "### 1. Install iaa, then scaffold"),
+              let end = readme.range(of: "### 3. Write the DSP") else { return [] }
+        return blocks(["sh"], in: String(readme[start.lowerBound..<end.lowerBound]))
+    }
+
+    @Test("README's plugin steps work as written: install from the clone, scaffold, build, test and render from the plugin's folder")
+    func pluginStepsAsWritten() throws {
+        let steps = Self.pluginSteps
+        try #require(steps.count == 3, "expected three shell blocks (install, scaffold, build and test), found \(steps.count)")
+        // tools/install builds only a stale binary, and a build cannot run while `swift test` holds
+        // the build folder: tools/test builds the release binary before the tests.
+        let stale = Process()
+        stale.executableURL = URL(fileURLWithPath: "/bin/sh")
+        stale.arguments = ["-c", "cd \"\(IAACommand.packageRoot)\" && test -x .build/release/iaa && test -x .build/debug/generate-manual && test -z \"$(find Sources Package.swift -newer .build/release/iaa -print -quit)\""]
+        try stale.run()
+        stale.waitUntilExit()
+        try #require(stale.terminationStatus == 0,
+                     "the release binary or the man page generator is missing or older than the sources: run tools/test, which builds them first")
+        let directory = NSTemporaryDirectory() + "iaa-steps-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory + "/home", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory + "/work", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A fresh HOME, so the default prefix ~/.local is the test's own; IAA_BIN is unset so the
+        // scripts use the installed iaa on PATH, as a user's would.
+        let script = """
+            set -eu
+            export HOME="\(directory)/home"
+            unset IAA_BIN IAA_SDK
+            cd "\(IAACommand.packageRoot)"
+            \(steps[0])
+            cd "\(directory)/work"
+            \(steps[1])
+            \(steps[2])
+            test -s out.wav
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        let log = directory + "/log"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardError = process.standardOutput
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(240)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(50_000) }
+        if process.isRunning {
+            kill(-process.processIdentifier, SIGKILL)
+            process.terminate()
+            Issue.record("the README's steps did not finish within 240 s")
+        }
+        process.waitUntilExit()
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(process.terminationStatus == 0, "the README's steps failed:\n\(output)")
+        #expect(output.contains("RMS 0.17678, expected 0.17678: ok"), "\(output)")
+        // The installed binary scaffolded on its own, and nothing scaffolded names a path of this machine.
+        let folder = directory + "/work/fuzz"
+        for name in ["build.sh", "test.sh", "graph.json", "fuzz.c", "tests/check.c"] {
+            let text = (try? String(contentsOfFile: folder + "/" + name, encoding: .utf8)) ?? ""
+            #expect(!text.isEmpty, "\(name) is missing")
+            #expect(!text.contains(directory) && !text.contains(IAACommand.packageRoot), "\(name) holds an absolute path:\n\(text)")
+        }
+        let installed = directory + "/home/.local"
+        for file in ["bin/iaa", "include/iaa/iaa_plugin.h", "lib/pkgconfig/iaa-plugin.pc", "share/man/man1/iaa.1",
+                     "share/bash-completion/completions/iaa", "share/iaa/sdk/Package.swift"] {
+            #expect(FileManager.default.fileExists(atPath: installed + "/" + file), "\(file) was not installed")
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import AudioFiles
+import ControlSocket
+import Foundation
+import Testing
+
+extension JackIntegration {
+    /// A plugin library rebuilt in place while the engine runs: `iaa reload`, `apply` of the same
+    /// graph and `iaa run --watch` swap in the new code, keeping parameters and connections.
+    @Suite("Reloading a rebuilt plugin", .serialized,
+           .enabled(if: JackHarness.server != nil, "needs the private JACK server that tools/test starts"))
+    struct PluginReloadTests {
+        typealias Running = ControlPlaneTests.Running
+
+        /// A generator whose output is the constant `LEVEL × level`: a rebuild with another `LEVEL`
+        /// changes the level heard, and the `level` parameter shows whether values survive.
+        static let source = """
+            #include <stdlib.h>
+            #include "iaa_plugin.h"
+            #ifndef LEVEL_MAX
+            #define LEVEL_MAX 1.0f
+            #endif
+            static void *c_create(const iaa_plugin_descriptor *d, double r, uint32_t f, char *e, size_t n) {
+                (void)d; (void)r; (void)f; (void)e; (void)n;
+                return calloc(1, 1);
+            }
+            static void c_process(void *instance, const iaa_process_context *c) {
+                (void)instance;
+                const iaa_ramp *level = &c->parameters[0];
+                for (uint32_t f = 0; f < c->frames; f++) {
+                    float l = f < level->ramp_frames ? level->start + level->step * (float)f : level->end;
+                    c->outputs[0][f] = LEVEL * l;
+                }
+            }
+            static void c_reset(void *instance) { (void)instance; }
+            static void c_destroy(void *instance) { free(instance); }
+            static const iaa_port ports[] = {{"out", "Output", IAA_PORT_OUTPUT, IAA_PORT_AUDIO, NULL}};
+            static const iaa_parameter parameters[] = {{"level", "Level", 0.0f, LEVEL_MAX, 1.0f, IAA_UNIT_GENERIC, 0}};
+            static const iaa_plugin_descriptor descriptor = {
+                .id = "level", .name = "Level", .summary = "A constant level.",
+                .component = {"aurg", "levl", "test", "Test: Level", 1},
+                .ports = ports, .port_count = 1, .parameters = parameters, .parameter_count = 1,
+                .create = c_create, .process = c_process, .reset = c_reset, .destroy = c_destroy,
+            };
+            static const iaa_plugin_descriptor *const descriptors[] = {&descriptor};
+            static const iaa_plugin_list list = {IAA_PLUGIN_ABI_VERSION, 1, descriptors};
+            IAA_PLUGIN_EXPORT const iaa_plugin_list *iaa_plugin_entry(void) { return &list; }
+
+            """
+
+        /// A folder with the plugin built with `level` and a graph running it (level 0.5), feeding a
+        /// built-in gain, beside a built-in oscillator.
+        func stage() throws -> (folder: URL, graph: String) {
+            let folder = try JackHarness.temporaryDirectory()
+            try Self.source.write(to: folder.appendingPathComponent("level.c"), atomically: true, encoding: .utf8)
+            try build(in: folder, level: 0.25)
+            let graph = folder.appendingPathComponent("graph.json").path
+            try """
+                { "format": "iaa-graph/1", "name": "reload",
+                  "apps": [ { "id": "dc", "plugin": "./liblevel.so", "params": { "level": 0.5 } },
+                            { "id": "g", "plugin": "builtin:gain" },
+                            { "id": "tone", "plugin": "builtin:oscillator" } ],
+                  "connections": [ { "from": "dc:out", "to": "g:in" } ] }
+                """.write(toFile: graph, atomically: true, encoding: .utf8)
+            return (folder, graph)
+        }
+
+        /// Compiles the plugin in place (the linker writes a new file at the same path).
+        func build(in folder: URL, level: Double, levelMaximum: Double = 1) throws {
+            let result = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-DLEVEL=\(level)f", "-DLEVEL_MAX=\(levelMaximum)f",
+                                               "-I", JackHarness.path("Sources/IAAPluginABI/include"),
+                                               "-o", folder.appendingPathComponent("liblevel.so").path,
+                                               folder.appendingPathComponent("level.c").path])
+            try #require(result.status == 0, "cc failed:\n\(result.stderr)")
+        }
+
+        /// The mean of a recording of `port`, after its first 50 ms.
+        func level(_ port: String, seconds: Int = 1) throws -> Float {
+            let samples = try record(port, seconds: seconds)
+            return samples.reduce(0, +) / Float(max(samples.count, 1))
+        }
+
+        func record(_ port: String, seconds: Int) throws -> [Float] {
+            let directory = try JackHarness.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = directory.appendingPathComponent("r.wav").path
+            #expect(try runCommand("jack_rec", ["-f", file, "-d", String(seconds), port]).status == 0)
+            return Array(try SoundFileReader(path: file).readAll()[0].dropFirst(2_400))
+        }
+
+        /// Whether `status` says the app's library was rebuilt since it was loaded.
+        func rebuiltOnDisk(_ app: String, _ running: Running) throws -> Bool? {
+            let apps = try running.result("status")["apps"]?.arrayValue ?? []
+            return apps.first { $0["id"]?.stringValue == app }?["library"]?["rebuilt"]?.boolValue
+        }
+
+        func iaa(_ arguments: [String], _ running: Running) throws -> CommandResult {
+            try runCommand(JackHarness.debugBinary, arguments + ["--socket", running.socket])
+        }
+
+        /// The private copies the engine loads are unlinked once mapped: none may stay behind.
+        func leftoverCopies(of engine: EngineProcess) -> [String] {
+            let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+            let prefix = "iaa-plugin-\(engine.process.processIdentifier)-"
+            return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix(prefix) }
+        }
+
+        @Test("iaa reload swaps in the rebuilt code without a click, keeping parameter values and a hand-made connection")
+        func reloadRequest() throws {
+            let (folder, graph) = try stage()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let running = try Running(graph: graph, client: "t-rld")
+            defer { running.stop() }
+            _ = try running.result("set", ["app": "dc", "param": "level", "value": 0.8])
+            #expect(try runCommand("jack_connect", ["t-rld:dc.out", "system:playback_1"]).status == 0)
+            #expect(abs(try level("t-rld:dc.out") - 0.2) < 0.001)
+
+            #expect(try rebuiltOnDisk("dc", running) == false)
+            try build(in: folder, level: 0.5)
+            #expect(try rebuiltOnDisk("dc", running) == true)
+            #expect(try iaa(["status"], running).stdout.contains("rebuilt on disk: iaa reload dc"))
+            // Recorded across the swap: the step from 0.2 to 0.4 must be a ramp, not a jump.
+            let directory = try JackHarness.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = directory.appendingPathComponent("swap.wav").path
+            let recorder = try ProgramProcess("jack_rec", ["-f", file, "-d", "2", "t-rld:dc.out"])
+            defer { recorder.stop() }
+            usleep(700_000)
+            let reload = try iaa(["reload", "dc"], running)
+            #expect(reload.status == 0, "\(reload.stderr)")
+            #expect(reload.stdout == "reloaded dc from ./liblevel.so\n" || reload.stdout.hasPrefix("reloaded dc from "), "\(reload.stdout)")
+            recorder.wait(seconds: 5)
+            let swap = Array(try SoundFileReader(path: file).readAll()[0].dropFirst(2_400))
+            let largestStep = zip(swap, swap.dropFirst()).map { abs($1 - $0) }.max() ?? 1
+            #expect(largestStep < 0.01, "a step of \(largestStep) in the output across the reload")
+            #expect(abs((swap.first ?? 0) - 0.2) < 0.001 && abs((swap.last ?? 0) - 0.4) < 0.001,
+                    "the recording runs from \(swap.first ?? 0) to \(swap.last ?? 0)")
+
+            #expect(abs(try level("t-rld:dc.out") - 0.4) < 0.001)
+            #expect(try rebuiltOnDisk("dc", running) == false)
+            // The internal connection feeds the new node's output on.
+            #expect(abs(try level("t-rld:g.out") - 0.4) < 0.001)
+            #expect(try running.result("get", ["app": "dc", "param": "level"])["parameters"]?.arrayValue?.first?["value"]?.doubleValue == Double(Float(0.8)))
+            #expect(try jackConnections()["t-rld:dc.out"]?.contains("system:playback_1") == true)
+            #expect(try iaa(["reload", "dc"], running).stdout.hasPrefix("unchanged: "))
+            guard case .failure(let builtin) = try running.call("reload", ["app": "tone"]) else {
+                Issue.record("reloading a built-in app was accepted"); return
+            }
+            #expect(builtin.code == "notReloadable")
+            #expect(leftoverCopies(of: running.engine).isEmpty)
+        }
+
+        @Test("apply of the same graph after a rebuild swaps in the new code and says so")
+        func applyRebuilt() throws {
+            let (folder, graph) = try stage()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let running = try Running(graph: graph, client: "t-rla")
+            defer { running.stop() }
+            let text = try String(contentsOfFile: graph, encoding: .utf8)
+            let unchanged = try running.result("apply", ["text": .string(text), "file": .string(graph)])
+            #expect(unchanged["diff"]?["appsReloaded"]?.arrayValue?.isEmpty == true)
+            try build(in: folder, level: 0.75)
+            let applied = try iaa(["apply", graph], running)
+            #expect(applied.stdout.contains("~ app dc (library rebuilt: new code)"), "\(applied.stdout)")
+            #expect(abs(try level("t-rla:dc.out") - 0.375) < 0.001)
+        }
+
+        @Test("a rebuild that changes the parameters is refused by reload, and the old build keeps running")
+        func changedParameters() throws {
+            let (folder, graph) = try stage()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let running = try Running(graph: graph, client: "t-rlc")
+            defer { running.stop() }
+            try build(in: folder, level: 0.5, levelMaximum: 2)
+            guard case .failure(let error) = try running.call("reload", ["app": "dc"]) else {
+                Issue.record("a reload that changes the parameters was accepted"); return
+            }
+            #expect(error.code == "libraryChanged")
+            #expect(error.message.contains("changes the parameters of app \"dc\"") && error.message.contains("`iaa apply`"), "\(error.message)")
+            #expect(abs(try level("t-rlc:dc.out") - 0.125) < 0.001)
+        }
+
+        @Test("with --watch, rewriting the library alone reloads it")
+        func watch() throws {
+            let (folder, graph) = try stage()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let running = try Running(graph: graph, client: "t-rlw", arguments: ["--watch"])
+            defer { running.stop() }
+            #expect(abs(try level("t-rlw:dc.out") - 0.125) < 0.001)
+            try build(in: folder, level: 0.5)
+            #expect(waitUntil(seconds: 5) { running.engine.stderr.contains("iaa: reloaded \"dc\" from the rebuilt") },
+                    "no reload within 5 s; stderr:\n\(running.engine.stderr)")
+            #expect(abs(try level("t-rlw:dc.out") - 0.25) < 0.001)
+            #expect(try running.result("get", ["app": "dc", "param": "level"])["parameters"]?.arrayValue?.first?["value"]?.doubleValue == 0.5)
+            #expect(leftoverCopies(of: running.engine).isEmpty)
+        }
+    }
+}

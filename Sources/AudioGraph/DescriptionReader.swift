@@ -77,6 +77,7 @@ struct DescriptionReader {
         app.state = object.string("state", &sink)
         app.name = object.string("name", &sink)
         app.displayName = object.string("displayName", &sink)
+        app.pluginState = object.string("pluginState", &sink)
         return app
     }
 
@@ -131,7 +132,7 @@ struct DescriptionReader {
     enum Keys {
         static let graph = ["$schema", "format", "name", "apps", "connections", "jack", "policy", "transport"]
         static let app = ["id", "role", "plugin", "params", "session", "entitlements", "requires", "backgroundModes",
-                          "component", "state", "name", "displayName"]
+                          "component", "state", "name", "displayName", "pluginState"]
         static let session = ["category", "mode", "options", "active"]
         static let policy = ["duckLevel", "rampTime", "backgroundTaskTime"]
         static let transport = ["tempo", "beatsPerBar", "playing", "timebaseMaster"]

@@ -95,6 +95,8 @@ public struct AppDescription: Sendable {
     public var state: String?
     public var name: String?
     public var displayName: String?
+    /// A plugin's saved state (LV2 state as Turtle, as `iaa dump --graph` writes it).
+    public var pluginState: String?
     /// Where this app is in the file (`/apps/2`).
     public var pointer: String
 

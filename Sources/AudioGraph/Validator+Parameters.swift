@@ -21,7 +21,24 @@ extension Validator {
                 reportUnknownParameter(assignment.name, type: type, at: pointer)
             }
         }
-        return (NodeConfiguration(configuration), parameters)
+        return (NodeConfiguration(configuration, state: pluginState(of: app, type: type)), parameters)
+    }
+
+    /// The app's `pluginState` when its type keeps state and the state belongs to it; else nil after reporting.
+    private mutating func pluginState(of app: AppDescription, type: NodeType) -> String? {
+        guard let state = app.pluginState else { return nil }
+        let pointer = app.pointer + "/pluginState"
+        guard let check = type.checkState else {
+            sink.error(.invalidValue, at: pointer, atKey: true, "\(type.id) keeps no state beyond its parameters",
+                       hint: "remove \"pluginState\"; only LV2 plugins with the LV2 state extension have one")
+            return nil
+        }
+        if let problem = check(state) {
+            sink.error(.invalidValue, at: pointer, "the plugin state cannot be restored: \(problem)",
+                       hint: "write the state iaa dump --graph saved for this plugin, or remove \"pluginState\"")
+            return nil
+        }
+        return state
     }
 
     private mutating func reportUnknownParameter(_ name: String, type: NodeType, at pointer: String) {

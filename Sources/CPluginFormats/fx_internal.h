@@ -28,6 +28,7 @@ struct iaa_fx_plugin {
     char *author;
     int is_instrument;
     int in_place_broken;
+    int loads_default_state;
     int port_count;
     iaa_fx_port *ports;
     iaa_fx_port_extra *extra;
@@ -87,6 +88,9 @@ void iaa_fx_error(char *error, size_t size, const char *format, ...) __attribute
 /// Create the plugin's instance (not yet activated); 0 with a message on failure.
 int iaa_lv2_instantiate(iaa_fx_instance *instance, double sample_rate, char *error, size_t error_size);
 int iaa_ladspa_instantiate(iaa_fx_instance *instance, double sample_rate, char *error, size_t error_size);
+
+/// Restores the state:state of the plugin's own description (LV2 state:loadDefaultState).
+void iaa_lv2_load_default_state(iaa_fx_instance *instance);
 
 /// A worker whose schedule feature can be given to lilv_plugin_instantiate; it does nothing until started.
 iaa_fx_worker *iaa_fx_worker_new(iaa_fx_instance *instance);

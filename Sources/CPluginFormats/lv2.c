@@ -10,14 +10,17 @@
 #include <lv2/core/lv2.h>
 #include <lv2/midi/midi.h>
 #include <lv2/port-props/port-props.h>
+#include <lv2/state/state.h>
 #include <lv2/time/time.h>
 #include <lv2/units/units.h>
 
 /// The features iaa gives every instance, and the ones that promise something of the host
-/// that needs no data (isLive, hardRTCapable, inPlaceBroken).
+/// that needs no data (isLive, hardRTCapable, inPlaceBroken). State's mapPath and freePath are
+/// given by lilv to every save and restore (state.c); loadDefaultState is honoured at creation.
 static const char *const supported_features[] = {
     LV2_URID__map, LV2_URID__unmap, LV2_OPTIONS__options, LV2_BUF_SIZE__boundedBlockLength,
     LV2_LOG__log, LV2_WORKER__schedule, LV2_CORE__isLive, LV2_CORE__hardRTCapable, LV2_CORE__inPlaceBroken,
+    LV2_STATE__loadDefaultState, LV2_STATE__mapPath, LV2_STATE__freePath,
     NULL,
 };
 
@@ -193,6 +196,9 @@ static iaa_fx_plugin *open_locked(const char *uri, char *error, size_t error_siz
     LilvNode *broken = uri_node(LV2_CORE__inPlaceBroken);
     plugin->in_place_broken = lilv_plugin_has_feature(lilv_plugin, broken);
     lilv_node_free(broken);
+    LilvNode *default_state = uri_node(LV2_STATE__loadDefaultState);
+    plugin->loads_default_state = lilv_plugin_has_feature(lilv_plugin, default_state);
+    lilv_node_free(default_state);
     plugin->port_count = (int)lilv_plugin_get_num_ports(lilv_plugin);
     plugin->ports = calloc((size_t)plugin->port_count, sizeof *plugin->ports);
     plugin->extra = calloc((size_t)plugin->port_count, sizeof *plugin->extra);
@@ -246,6 +252,8 @@ int iaa_lv2_instantiate(iaa_fx_instance *instance, double sample_rate, char *err
     }
     const LV2_Worker_Interface *interface = lilv_instance_get_extension_data(instance->lv2, LV2_WORKER__interface);
     if (interface) iaa_fx_worker_start(instance->worker, interface, lilv_instance_get_handle(instance->lv2));
+    // A plugin that asks for loadDefaultState expects the state:state of its description now.
+    if (instance->plugin->loads_default_state) iaa_lv2_load_default_state(instance);
     lv2_atom_forge_init(&instance->forge, iaa_fx_host_map());
     return 1;
 }

@@ -46,6 +46,18 @@ extension EngineCore {
         return lines.filter { !$0.isEmpty }.joined(separator: "\n") + "\n"
     }
 
+    /// The plugin's state as it is now; the state it was created with when saving fails (with a
+    /// warning, so the dump does not silently lose what the plugin holds).
+    private func pluginState(of app: App, slot: NodeSlot?) -> String? {
+        guard let node = slot?.anyNode as? any StatefulNode else { return app.configuration.state }
+        do {
+            return try node.savedState()
+        } catch {
+            StandardError.warning("\(app.id): \(error); its pluginState is the one it was created with")
+            return app.configuration.state
+        }
+    }
+
     private func exported(_ app: App) -> JSONValue {
         var pairs: [(String, JSONValue)] = [("id", .string(app.id)), ("role", .string(app.role.rawValue)),
                                             ("plugin", .string(app.type.id))]
@@ -55,6 +67,7 @@ extension EngineCore {
         }
         params += app.configuration.values.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }
         if !params.isEmpty { pairs.append(("params", .object(params))) }
+        if let state = pluginState(of: app, slot: slot) { pairs.append(("pluginState", .string(state))) }
         if app.role == .node, let component = app.component {
             pairs.append(("component", .object([("type", .string(component.type.rawValue)), ("subtype", .string(component.subtype)),
                                                 ("manufacturer", .string(component.manufacturer)), ("name", .string(component.name)),

@@ -2,6 +2,7 @@ import AudioGraph
 import AudioSession
 import ControlSocket
 import JackBackend
+import NodeKit
 import PluginHost
 
 /// What the read methods report: status, dump, ports, the Graphviz picture.
@@ -48,8 +49,17 @@ extension EngineCore {
                 .object([("path", .string(code.library)), ("identity", .string(code.identity)),
                          ("rebuilt", .bool(LibraryFileIdentity(path: code.library).map { $0.description != code.identity } ?? false))])
             } ?? .null),
+            ("outputs", outputsJSON(app.id)),
             ("session", session),
         ])
+    }
+
+    /// A plugin's control outputs (meters, gain reduction, latency) by symbol, or null for nodes
+    /// that report none.
+    private func outputsJSON(_ app: String) -> ControlJSON {
+        guard let node = backend.currentPlan?.slot(for: app)?.anyNode as? any ReportingNode else { return .null }
+        let readings = node.readings
+        return readings.isEmpty ? .null : .object(readings.map { ($0.name, .number(Double($0.value))) })
     }
 
     /// The engine's own processing time per cycle since the client opened, in microseconds.

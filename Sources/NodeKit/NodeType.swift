@@ -19,13 +19,16 @@ public struct NodeType: Sendable {
     /// The library file the nodes' code comes from and which build of it was loaded, for a type
     /// a plugin library provides; nil for code built into the engine.
     public let code: NodeCode?
+    /// For types whose nodes keep state (``StatefulNode``): checks a saved state before a graph
+    /// loads, returning why it cannot be restored, or nil. Nil for types without state.
+    public let checkState: (@Sendable (String) -> String?)?
     private let layoutFor: @Sendable (NodeConfiguration) -> NodeLayout
     private let factory: @Sendable (NodeConfiguration) throws -> any AudioNode
 
     public init(id: String, displayName: String, summary: String,
                 parameters: [ParameterSpec] = [], configuration: [ConfigurationSpec] = [],
                 component: ComponentDescription? = nil, requestedEntitlements: [String] = [],
-                code: NodeCode? = nil,
+                code: NodeCode? = nil, checkState: (@Sendable (String) -> String?)? = nil,
                 layout: @escaping @Sendable (NodeConfiguration) -> NodeLayout,
                 make: @escaping @Sendable (NodeConfiguration) throws -> any AudioNode) {
         self.id = id
@@ -36,6 +39,7 @@ public struct NodeType: Sendable {
         self.component = component
         self.requestedEntitlements = requestedEntitlements
         self.code = code
+        self.checkState = checkState
         self.layoutFor = layout
         self.factory = make
     }

@@ -43,9 +43,13 @@ public struct ConfigurationSpec: Sendable, Hashable {
 /// The configuration values a node instance was created with, one per ``ConfigurationSpec``.
 public struct NodeConfiguration: Sendable, Hashable {
     public let values: [String: Int]
+    /// State the node restores when it is created (an LV2 plugin's saved state, as Turtle), from
+    /// the app's `pluginState`. Part of the configuration so that a changed state makes a new node.
+    public let state: String?
 
-    public init(_ values: [String: Int] = [:]) {
+    public init(_ values: [String: Int] = [:], state: String? = nil) {
         self.values = values
+        self.state = state
     }
 
     /// The value of `name`, or `fallback` when it was not given.

@@ -49,6 +49,8 @@ public final class FormatPlugin: @unchecked Sendable {
     /// The LV2 class label ("Delay Plugin"), empty for LADSPA.
     public let classLabel: String
     public let ports: [Port]
+    /// True for LV2 plugins with the LV2 state extension: their state goes into `pluginState`.
+    public let keepsState: Bool
     let raw: OpaquePointer
     private let isInstrumentClass: Bool
 
@@ -62,6 +64,22 @@ public final class FormatPlugin: @unchecked Sendable {
         classLabel = String(cString: iaa_fx_plugin_class(raw))
         isInstrumentClass = iaa_fx_plugin_is_instrument(raw) != 0
         ports = (0..<iaa_fx_plugin_port_count(raw)).map { Self.port(iaa_fx_plugin_port(raw, $0).pointee) }
+        keepsState = iaa_fx_plugin_has_state(raw) != 0
+    }
+
+    /// Why `state` is not a snapshot of this plugin, or nil when it is. Control side.
+    func problem(restoring state: String) -> String? {
+        FormatPlugin.withMessage { iaa_fx_state_check(raw, state, $0, $1) != 0 }
+    }
+
+    /// Runs `body` with a message buffer; the message when it returns false, else nil.
+    static func withMessage(_ body: (UnsafeMutablePointer<CChar>, Int) -> Bool) -> String? {
+        let capacity = 1024
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
+            buffer.initialize(repeating: 0)
+            guard let base = buffer.baseAddress else { return "out of memory" }
+            return body(base, capacity) ? nil : String(cString: base)
+        }
     }
 
     deinit {
@@ -88,7 +106,7 @@ public final class FormatPlugin: @unchecked Sendable {
             let reason = String(cString: base)
             let code: GraphErrorCode = reason.contains("requires the feature") ? .invalidDescriptor : .notAPlugin
             let hint = code == .invalidDescriptor
-                ? "iaa gives LV2 plugins urid:map, urid:unmap, options, boundedBlockLength, log and worker; choose a plugin that needs no more"
+                ? "iaa gives LV2 plugins urid:map, urid:unmap, options, boundedBlockLength, log, worker, state:loadDefaultState, state:mapPath and state:freePath; choose a plugin that needs no more"
                 : "check the plugin is installed and loads (lv2info URI, or analyseplugin LIBRARY for LADSPA)"
             return .failure(PluginLoadError(code, reason, hint: hint))
         }
@@ -180,8 +198,11 @@ public final class FormatPlugin: @unchecked Sendable {
         let layout = self.layout
         let summary = format == .lv2 ? "LV2 \(classLabel.isEmpty ? "plugin" : classLabel.lowercased()) <\(identifier)>"
                                      : "LADSPA plugin \(identifier)"
+        let restorable: @Sendable (String) -> String? = { [self] state in self.problem(restoring: state) }
+        let check = keepsState ? restorable : nil
         return NodeType(id: id, displayName: name, summary: summary, parameters: parameters, component: component,
+                        checkState: check,
                         layout: { _ in layout },
-                        make: { _ in try FormatPluginNode(plugin: self, id: id) })
+                        make: { configuration in try FormatPluginNode(plugin: self, id: id, state: configuration.state) })
     }
 }

@@ -6,7 +6,7 @@ import NodeKit
 /// Like ``PluginNode``, every buffer the C call needs (pointer tables, control values, MIDI
 /// events, transport) is allocated here, so a cycle copies a few values and makes one C call,
 /// `iaa_fx_run`, which connects the buffers and runs the plugin without allocating.
-public final class FormatPluginNode: AudioNode {
+public final class FormatPluginNode: StatefulNode, ReportingNode {
     /// The most MIDI events passed per cycle; later ones in the cycle are dropped.
     public static let midiCapacity = 1024
     /// Frames per run while a parameter ramps (see `process`).
@@ -20,6 +20,8 @@ public final class FormatPluginNode: AudioNode {
     public private(set) var failure: String?
     private let plugin: FormatPlugin
     private var instance: OpaquePointer?
+    /// The state restored at creation, restored again when the instance is created anew.
+    private var restoredState: String?
     private var createdSampleRate: Double
     private var createdMaximumFrames: Int
     private let inputCount: Int
@@ -33,12 +35,14 @@ public final class FormatPluginNode: AudioNode {
     private let transport: UnsafeMutablePointer<iaa_fx_transport>
 
     /// Creates an instance; throws ``PluginCreateError`` when the plugin refuses. Control side.
-    init(plugin: FormatPlugin, id: String) throws(PluginCreateError) {
+    init(plugin: FormatPlugin, id: String, state: String? = nil) throws(PluginCreateError) {
         self.plugin = plugin
         self.id = id
         createdSampleRate = Self.provisionalSampleRate
         createdMaximumFrames = Self.provisionalMaximumFrames
-        instance = try Self.instantiate(plugin, id: id, sampleRate: createdSampleRate, maximumFrames: createdMaximumFrames)
+        restoredState = state
+        instance = try Self.instantiate(plugin, id: id, sampleRate: createdSampleRate, maximumFrames: createdMaximumFrames,
+                                        state: state)
         inputCount = plugin.ports(.audioInput).count
         outputCount = plugin.ports(.audioOutput).count
         let parameters = plugin.parameters
@@ -66,27 +70,34 @@ public final class FormatPluginNode: AudioNode {
         transport.deallocate()
     }
 
-    private static func instantiate(_ plugin: FormatPlugin, id: String, sampleRate: Double,
-                                    maximumFrames: Int) throws(PluginCreateError) -> OpaquePointer {
-        let capacity = 1024
-        let result: Result<OpaquePointer, PluginCreateError> = withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
-            buffer.initialize(repeating: 0)
-            guard let base = buffer.baseAddress else { return .failure(PluginCreateError(plugin: id, reason: "")) }
-            if let instance = iaa_fx_instantiate(plugin.raw, sampleRate, UInt32(maximumFrames), base, capacity) {
-                return .success(instance)
-            }
-            return .failure(PluginCreateError(plugin: id, reason: String(cString: base)))
+    /// Creates and activates an instance, and restores `state` into it before it first runs.
+    private static func instantiate(_ plugin: FormatPlugin, id: String, sampleRate: Double, maximumFrames: Int,
+                                    state: String?) throws(PluginCreateError) -> OpaquePointer {
+        var instance: OpaquePointer?
+        if let problem = FormatPlugin.withMessage({ message, capacity in
+            instance = iaa_fx_instantiate(plugin.raw, sampleRate, UInt32(maximumFrames), message, capacity)
+            return instance != nil
+        }) {
+            throw PluginCreateError(plugin: id, reason: problem)
         }
-        return try result.get()
+        guard let instance else { throw PluginCreateError(plugin: id, reason: "") }
+        if let state, let problem = FormatPlugin.withMessage({ iaa_fx_state_restore(instance, state, $0, $1) != 0 }) {
+            iaa_fx_instance_free(instance)
+            throw PluginCreateError(plugin: id, reason: "cannot restore its state: \(problem)")
+        }
+        return instance
     }
 
     /// Creates the instance again when the rate differs from the provisional one or cycles are longer.
     public func prepare(sampleRate: Double, maximumFrames: Int) {
         guard instance == nil || sampleRate != createdSampleRate || maximumFrames > createdMaximumFrames else { return }
+        // The new instance starts from the state the old one had, not from the plugin's default.
+        if plugin.keepsState, let current = try? savedState() { restoredState = current }
         if let instance { iaa_fx_instance_free(instance) }
         instance = nil
         do {
-            instance = try Self.instantiate(plugin, id: id, sampleRate: sampleRate, maximumFrames: maximumFrames)
+            instance = try Self.instantiate(plugin, id: id, sampleRate: sampleRate, maximumFrames: maximumFrames,
+                                            state: restoredState)
             failure = nil
         } catch {
             failure = error.description
@@ -102,11 +113,26 @@ public final class FormatPluginNode: AudioNode {
 
     /// The plugin's control outputs by symbol (meters, latency), as last written by the audio
     /// thread. Control side; a value may be one cycle old.
-    public var controlOutputs: [(symbol: String, value: Float)] {
+    public var readings: [(name: String, value: Float)] {
         guard let instance else { return [] }
         return controlOutputPorts.map { port in
             (plugin.ports[Int(port)].symbol, iaa_fx_control(instance, port).pointee)
         }
+    }
+
+    /// The LV2 state now (Turtle), or nil for a plugin without state or with nothing to keep.
+    public func savedState() throws(NodeStateError) -> String? {
+        guard plugin.keepsState, let instance else { return nil }
+        var text: UnsafeMutablePointer<CChar>?
+        if let problem = FormatPlugin.withMessage({ message, capacity in
+            text = iaa_fx_state_save(instance, message, capacity)
+            return text != nil || message.pointee == 0
+        }) {
+            throw NodeStateError(problem)
+        }
+        guard let text else { return nil }
+        defer { iaa_fx_string_free(text) }
+        return String(cString: text)
     }
 
     /// Copies this cycle's buffers, parameter values, MIDI and transport, and runs the plugin.

@@ -74,6 +74,12 @@ struct StatusTree {
             row = Row(foreground: row.foreground, number: number, id: id, description: row.description,
                       state: row.state + "   " + Output.styled("rebuilt on disk: iaa reload \(id)", .yellow))
         }
+        // A plugin's control outputs (meters, gain reduction, latency): `out latency=64 level=-12.5`.
+        if let outputs = app["outputs"]?.objectValue, !outputs.isEmpty {
+            let readings = outputs.map { "\($0.0)=\($0.1.doubleValue.map { Output.fixed($0, decimals: 2) } ?? $0.1.plainText)" }
+            row = Row(foreground: row.foreground, number: number, id: id, description: row.description,
+                      state: row.state + "   out " + readings.joined(separator: " "))
+        }
         // A node the engine stopped running says so before anything else: `bypassed (deadline)`.
         guard let fault = app["fault"], let action = fault["action"]?.stringValue else { return row }
         let kind = fault["kind"]?.stringValue == "deadline" ? "deadline" : "NaN/Inf"

@@ -258,6 +258,34 @@ extension JackIntegration {
             defer { again.stop() }
             #expect(try jackPorts().filter { $0.hasPrefix("t-exp:") }.sorted() == portsBefore)
         }
+
+        @Test("an LV2 plugin's control outputs show in status; its state goes into dump --graph and loads back")
+        func pluginStateAndOutputs() throws {
+            let directory = try JackHarness.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let tone = directory.appendingPathComponent("tone.wav").path
+            #expect(try runCommand("sox", ["-n", "-r", "48000", "-c", "1", tone, "synth", "0.5", "sine", "1000"]).status == 0)
+            let state = "<urn:iaa:state> a pset:Preset ; lv2:appliesTo <http://lv2plug.in/plugins/eg-sampler> ;"
+                + " state:state [ <http://lv2plug.in/plugins/eg-sampler#sample> <file://\(tone)> ] ."
+            let graph = directory.appendingPathComponent("sampler.json").path
+            try """
+                { "format": "iaa-graph/1", "name": "lv2-state",
+                  "apps": [ { "id": "sampler", "plugin": "lv2:http://lv2plug.in/plugins/eg-sampler", "pluginState": "\(state)" },
+                            { "id": "lat", "plugin": "lv2:http://plugin.org.uk/swh-plugins/artificialLatency", "params": { "delay": 10 } } ],
+                  "connections": [ { "from": "sampler:out", "to": "lat:input" } ] }
+                """.write(toFile: graph, atomically: true, encoding: .utf8)
+            let running = try Running(graph: graph, client: "t-lv2")
+            defer { running.stop() }
+            let apps = try running.result("status")["apps"]?.arrayValue ?? []
+            #expect(apps.first { $0["id"]?.stringValue == "lat" }?["outputs"]?["latency"]?.doubleValue == 480)
+            #expect(apps.first { $0["id"]?.stringValue == "sampler" }?["outputs"] == .null)
+            let file = try running.result("dump", ["graph": true])["file"]?.stringValue ?? ""
+            #expect(file.contains(#""pluginState":"#) && file.contains("file://\(tone)"), "\(file)")
+            let exported = directory.appendingPathComponent("exported.json").path
+            try file.write(toFile: exported, atomically: true, encoding: .utf8)
+            let validated = try runCommand(JackHarness.debugBinary, ["validate", exported])
+            #expect(validated.status == 0, "\(validated.stderr)")
+        }
     }
 }
 

@@ -17,10 +17,11 @@ final class FormatHarness {
     private let ramps: UnsafeMutablePointer<ParameterRamp>
     private var sampleTime: Int64 = 0
 
-    /// Resolves `plugin` (`lv2:…`, `ladspa:…`) and creates one node with every parameter at its default.
-    init(_ plugin: String, frames: Int = 256, sampleRate: Double = 48_000) throws {
+    /// Resolves `plugin` (`lv2:…`, `ladspa:…`) and creates one node with every parameter at its
+    /// default, restoring `state` (an app's `pluginState`) when given.
+    init(_ plugin: String, state: String? = nil, frames: Int = 256, sampleRate: Double = 48_000) throws {
         type = try PluginResolver(searchPath: []).resolve(plugin, graphDirectory: ".").get()
-        node = try type.makeNode(NodeConfiguration())
+        node = try type.makeNode(NodeConfiguration(state: state))
         self.frames = frames
         self.sampleRate = sampleRate
         let layout = type.layout(NodeConfiguration())

@@ -107,6 +107,18 @@ float *iaa_fx_control(iaa_fx_instance *instance, int port);
 void iaa_fx_run(iaa_fx_instance *instance, uint32_t frames, const float *const *inputs, float *const *outputs,
                 const float *controls, const iaa_fx_midi *midi, uint32_t midi_count, const iaa_fx_transport *transport);
 
+/// 1 when the LV2 plugin keeps state beyond its ports (the LV2 state extension).
+int iaa_fx_plugin_has_state(const iaa_fx_plugin *plugin);
+/// The instance's state as Turtle (free it with iaa_fx_string_free), or NULL: with a message in
+/// `error` when saving failed, with an empty `error` when there is nothing to keep. Control
+/// side; may run while the audio thread runs the instance.
+char *iaa_fx_state_save(iaa_fx_instance *instance, char *error, size_t error_size);
+void iaa_fx_string_free(char *text);
+/// 1 when `text` is a state snapshot of `plugin`; else 0 with a message.
+int iaa_fx_state_check(const iaa_fx_plugin *plugin, const char *text, char *error, size_t error_size);
+/// Restores a snapshot made by iaa_fx_state_save. Control side, before the instance first runs.
+int iaa_fx_state_restore(iaa_fx_instance *instance, const char *text, char *error, size_t error_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,6 +27,15 @@ enum TestSupport {
         allJSONFiles(in: folder).filter { $0.hasSuffix(".timeline.json") }
     }
 
+    /// Graph files (and timelines of graphs) that load with the built-in node types alone: those
+    /// naming LV2 or LADSPA plugins need the plugin host (PluginHost), which this target does not
+    /// link; PluginHostTests and EngineTests validate and render them with the engine's resolver.
+    static func loadsWithBuiltins(_ path: String) -> Bool {
+        let graph = path.hasSuffix(".timeline.json") ? path.replacing(".timeline.json", with: ".json") : path
+        let text = read(graph) ?? ""
+        return !text.contains("\"lv2:") && !text.contains("\"ladspa:")
+    }
+
     private static func allJSONFiles(in folder: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot + "/" + folder)) ?? []
         return names.filter { $0.hasSuffix(".json") && $0 != "graph.schema.json" }.sorted().map { folder + "/" + $0 }

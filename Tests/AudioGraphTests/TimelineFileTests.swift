@@ -181,7 +181,7 @@ struct TimelineFileTests {
         #expect(result.errors.first?.formatted == expected)
     }
 
-    @Test("every example timeline loads against its graph", arguments: TestSupport.timelineFiles(in: "graphs"))
+    @Test("every example timeline loads against its graph", arguments: TestSupport.timelineFiles(in: "graphs").filter(TestSupport.loadsWithBuiltins))
     func exampleTimeline(path: String) throws {
         let graphPath = String(path.dropLast(".timeline.json".count)) + ".json"
         let graph = try #require(TestSupport.load(graphPath).graph, "no graph \(graphPath)")

@@ -34,7 +34,9 @@ let package = Package(
         // Measurements of rendered audio (RMS, peak, frequency, steps) for tests and render reports.
         .target(name: "SignalAnalysis"),
         .target(name: "CFloatEnvironment"),
-        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment",
+        // The one JSON reader (located values, recovering strict parse) and the one escaper.
+        .target(name: "LocatedJSON"),
+        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment", "LocatedJSON",
                                                    .product(name: "Yams", package: "Yams")]),
         .target(name: "AudioFiles", dependencies: ["CSndfile"]),
         .target(name: "Nodes", dependencies: ["NodeKit", "AudioGraph"]),
@@ -44,7 +46,7 @@ let package = Package(
         .target(name: "JackBackend", dependencies: ["AudioGraph", "CJack"]),
         // The control socket: SO_PEERCRED shim (struct ucred is not visible from Swift's Glibc).
         .target(name: "CPeerCredentials"),
-        .target(name: "ControlSocket", dependencies: ["CPeerCredentials"], exclude: ["PROTOCOL.md"]),
+        .target(name: "ControlSocket", dependencies: ["CPeerCredentials", "LocatedJSON"], exclude: ["PROTOCOL.md"]),
         // A New Session Manager client: the session's graph file opened and saved on the server's word.
         .target(name: "SessionManager", dependencies: ["CLiblo"]),
         .target(name: "Engine", dependencies: ["AudioGraph", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket"]),
@@ -56,9 +58,10 @@ let package = Package(
         .testTarget(name: "ControlSocketTests", dependencies: ["ControlSocket", "CPeerCredentials"]),
         // Runs the built `iaa` against an in-process control server with canned replies.
         .testTarget(name: "CommandLineTests", dependencies: ["ControlSocket", "AudioFiles"]),
-        .testTarget(name: "PluginHostTests", dependencies: ["PluginHost", "AudioGraph", "Nodes", "OfflineBackend", "SignalAnalysis", "NodeKit"]),
+        .testTarget(name: "PluginHostTests", dependencies: ["PluginHost", "AudioGraph", "Nodes", "OfflineBackend", "SignalAnalysis", "NodeKit", "LocatedJSON"]),
         // Tests find Tests/Fixtures and graphs/ through #filePath.
-        .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "Nodes"]),
+        .testTarget(name: "LocatedJSONTests", dependencies: ["LocatedJSON"]),
+        .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "Nodes", "LocatedJSON"]),
         .testTarget(name: "NodesTests", dependencies: ["Nodes", "NodeKit", "SignalAnalysis"]),
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis"]),
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles"]),

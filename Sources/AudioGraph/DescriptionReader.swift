@@ -1,3 +1,5 @@
+import LocatedJSON
+
 /// Reads a ``JSONNode`` tree into a ``GraphDescription``, reporting unknown and missing keys and
 /// wrong JSON types. Meaning (ids, plugins, ports) is the ``Validator``'s job.
 struct DescriptionReader {

@@ -1,3 +1,5 @@
+import LocatedJSON
+
 /// One finding about a graph file: what is wrong, where, and how to fix it.
 ///
 /// It prints in GCC's form (`FILE:LINE:COL: error[CODE]: /pointer: message`) because editors and

@@ -1,3 +1,4 @@
+import LocatedJSON
 import AudioSession
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,5 @@
+import LocatedJSON
+
 /// A graph file as written, before validation: plain values, nothing resolved against a registry.
 ///
 /// Required fields are optional here because a description with errors still exists (so that

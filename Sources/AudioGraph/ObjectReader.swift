@@ -1,26 +1,28 @@
+import LocatedJSON
+
 /// Typed access to one JSON object's members, reporting wrong types and missing keys.
 ///
 /// Created once per object: it reports unknown keys (with a did-you-mean) as it is made, so that
 /// every key is checked whether or not a getter asks for it.
 struct ObjectReader {
-    private let members: [String: JSONNode]
+    /// Searched, not indexed: graph objects have a handful of keys, and a dictionary per object
+    /// was a tenth of loading a large graph. Keys are unique (the reader refuses duplicates).
+    private let members: [JSONNode.Member]
     let pointer: String
 
     init(members: [JSONNode.Member], pointer: String, allowed: [String], sink: inout DiagnosticSink) {
-        var byKey: [String: JSONNode] = [:]
         for member in members {
-            byKey[member.key] = member.value
             guard !allowed.contains(member.key) else { continue }
             let memberPointer = JSONPointer.appending(pointer, member.key)
             let hint = Suggestion.hint(for: member.key, in: allowed)
                 ?? "allowed keys: " + allowed.joined(separator: ", ")
             sink.error(.unknownKey, at: memberPointer, atKey: true, "unknown key \(JSONText.quoted(member.key))", hint: hint)
         }
-        self.members = byKey
+        self.members = members
         self.pointer = pointer
     }
 
-    func member(_ key: String) -> JSONNode? { members[key] }
+    func member(_ key: String) -> JSONNode? { members.first { $0.key == key }?.value }
 
     private func missing(_ key: String, _ sink: inout DiagnosticSink) {
         sink.error(.missingKey, at: JSONPointer.appending(pointer, key), "missing required key \"\(key)\"")
@@ -32,7 +34,7 @@ struct ObjectReader {
     }
 
     func string(_ key: String, _ sink: inout DiagnosticSink, required: Bool = false) -> String? {
-        guard let node = members[key] else {
+        guard let node = member(key) else {
             if required { missing(key, &sink) }
             return nil
         }
@@ -44,7 +46,7 @@ struct ObjectReader {
     }
 
     func bool(_ key: String, _ sink: inout DiagnosticSink, required: Bool = false) -> Bool? {
-        guard let node = members[key] else {
+        guard let node = member(key) else {
             if required { missing(key, &sink) }
             return nil
         }
@@ -57,7 +59,7 @@ struct ObjectReader {
 
     /// A number as written; whether it is in range is the caller's question.
     func number(_ key: String, _ sink: inout DiagnosticSink, required: Bool = false) -> Double? {
-        guard let node = members[key] else {
+        guard let node = member(key) else {
             if required { missing(key, &sink) }
             return nil
         }
@@ -69,7 +71,7 @@ struct ObjectReader {
     }
 
     func array(_ key: String, _ sink: inout DiagnosticSink, required: Bool = false) -> [JSONNode]? {
-        guard let node = members[key] else {
+        guard let node = member(key) else {
             if required { missing(key, &sink) }
             return nil
         }
@@ -98,7 +100,7 @@ struct ObjectReader {
     /// The raw node, if it passes `check` (a type test named `expected`).
     func node(_ key: String, of expected: String, _ sink: inout DiagnosticSink,
               check: (JSONNode) -> Bool) -> JSONNode? {
-        guard let node = members[key] else { return nil }
+        guard let node = member(key) else { return nil }
         guard check(node) else {
             wrongType(key, expected: "an \(expected)", node, &sink)
             return nil

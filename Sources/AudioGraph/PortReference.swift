@@ -5,10 +5,13 @@ struct PortReference {
 
     /// Nil unless `text` has exactly one colon with something on both sides.
     init?(_ text: String) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
-        app = String(parts[0])
-        port = String(parts[1])
+        // By bytes: every connection of a graph goes through here twice.
+        let utf8 = text.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon != utf8.startIndex else { return nil }
+        let after = utf8.index(after: colon)
+        guard after != utf8.endIndex, !utf8[after...].contains(UInt8(ascii: ":")) else { return nil }
+        app = String(Substring(utf8[..<colon]))
+        port = String(Substring(utf8[after...]))
     }
 
     /// Whether `text` is a valid app or port id: `[A-Za-z0-9_-]+`, which keeps JACK names

@@ -1,3 +1,4 @@
+import LocatedJSON
 import NodeKit
 
 /// Resolves `APP:PORT` text and connection gains, reporting as graph files do: shared by the

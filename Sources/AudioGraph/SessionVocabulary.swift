@@ -1,3 +1,4 @@
+import LocatedJSON
 import AudioSession
 
 /// Reads the audio-session vocabulary as graph and timeline files spell it: Apple's names for

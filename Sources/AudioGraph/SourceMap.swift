@@ -1,74 +1,74 @@
+import LocatedJSON
+
 /// Where each value and key of a graph file was written, by JSON pointer.
 ///
 /// Descriptions keep plain values; diagnostics find their line and column here, so that a
 /// description built by a command (not from a file) still validates, just without locations.
+/// It keeps the located tree and walks it when a diagnostic asks, rather than indexing every
+/// value up front: a file with no error (the common case) never pays for locations.
 public struct SourceMap: Sendable, Hashable {
-    public private(set) var values: [String: SourceLocation] = [:]
-    public private(set) var keys: [String: SourceLocation] = [:]
+    private let root: JSONNode?
 
-    public init() {}
+    public init() {
+        root = nil
+    }
 
     /// The locations of every value and key under `root`, whose pointer is the empty string.
     init(root: JSONNode) {
-        record(tree: root, pointer: "")
+        self.root = root
     }
 
-    private mutating func record(tree node: JSONNode, pointer: String) {
-        record(node, at: pointer)
-        switch node.value {
-        case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                record(tree: element, pointer: JSONPointer.appending(pointer, index))
-            }
-        case .object(let members):
-            for member in members {
-                let memberPointer = JSONPointer.appending(pointer, member.key)
-                recordKey(member.keyLocation, at: memberPointer)
-                record(tree: member.value, pointer: memberPointer)
-            }
-        default:
-            break
-        }
+    /// Whether a value was written exactly at `pointer`.
+    public func contains(_ pointer: String) -> Bool {
+        let found = walk(pointer)
+        return found?.complete == true
     }
 
-    mutating func record(_ node: JSONNode, at pointer: String) {
-        if let location = node.location { values[pointer] = location }
-    }
-
-    mutating func recordKey(_ location: SourceLocation?, at pointer: String) {
-        if let location { keys[pointer] = location }
-    }
-
-    /// The location of the value at `pointer`, or of its nearest recorded ancestor (so that a
+    /// The location of the value at `pointer`, or of its nearest written ancestor (so that a
     /// missing key is reported at the object that lacks it).
     public func location(of pointer: String) -> SourceLocation? {
-        var current = pointer
-        while true {
-            if let location = values[current] { return location }
-            guard let slash = current.lastIndex(of: "/") else { return nil }
-            current = String(current[..<slash])
-        }
+        walk(pointer)?.node.location
     }
 
     /// The location of the key that introduces `pointer`, falling back to its value's location.
     public func keyLocation(of pointer: String) -> SourceLocation? {
-        keys[pointer] ?? location(of: pointer)
+        guard let found = walk(pointer) else { return nil }
+        return found.complete ? found.keyLocation ?? found.node.location : found.node.location
     }
-}
 
-/// RFC 6901 pointers.
-enum JSONPointer {
-    /// `base` extended by one reference token, with `~` and `/` escaped.
-    static func appending(_ base: String, _ token: String) -> String {
-        // Keys almost never hold '~' or '/'; `replacing` searched every key twice and was a
-        // quarter of loading a large graph.
-        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
-            return base + "/" + token
+    /// The deepest node on `pointer`'s path, whether it is the one named (`complete`), and the
+    /// location of the key that introduced it.
+    private func walk(_ pointer: String) -> (node: JSONNode, keyLocation: SourceLocation?, complete: Bool)? {
+        guard var node = root else { return nil }
+        var keyLocation: SourceLocation?
+        guard !pointer.isEmpty else { return (node, nil, true) }
+        // Token by token, without splitting: validation asks this for every app it checks.
+        var rest = pointer.utf8.dropFirst()
+        while true {
+            let end = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+            let token = Substring(rest[rest.startIndex..<end])
+            switch node.value {
+            case .object(let members):
+                let name = Self.unescaped(token)
+                guard let member = members.first(where: { $0.key == name }) else { return (node, keyLocation, false) }
+                node = member.value
+                keyLocation = member.keyLocation
+            case .array(let elements):
+                guard let index = Int(token), elements.indices.contains(index) else { return (node, keyLocation, false) }
+                node = elements[index]
+                keyLocation = nil
+            default:
+                return (node, keyLocation, false)
+            }
+            guard end < rest.endIndex else { break }
+            rest = rest[rest.index(after: end)...]
         }
-        return base + "/" + token.replacing("~", with: "~0").replacing("/", with: "~1")
+        return (node, keyLocation, true)
     }
 
-    static func appending(_ base: String, _ index: Int) -> String {
-        base + "/\(index)"
+    /// An RFC 6901 reference token as written in the file (`~1` is '/', `~0` is '~').
+    private static func unescaped(_ token: Substring) -> String {
+        guard token.utf8.contains(UInt8(ascii: "~")) else { return String(token) }
+        return String(token).replacing("~1", with: "/").replacing("~0", with: "~")
     }
 }

@@ -1,3 +1,4 @@
+import LocatedJSON
 import NodeKit
 
 /// The actions the engine applies rather than the session policy: MIDI, parameters and live

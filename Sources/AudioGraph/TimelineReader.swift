@@ -1,3 +1,4 @@
+import LocatedJSON
 import AudioSession
 
 /// Reads a timeline's ``JSONNode`` tree into entries: each entry's time, action and fields, and

@@ -1,3 +1,4 @@
+import LocatedJSON
 import NodeKit
 
 extension Validator {
@@ -10,7 +11,7 @@ extension Validator {
                             layout: NodeLayout?) -> ComponentDescription? {
         let pointer = app.pointer + "/component"
         // A `component` of the wrong type was reported while reading; it still counts as written.
-        let written = app.component != nil || description.sourceMap.values[pointer] != nil
+        let written = app.component != nil || description.sourceMap.contains(pointer)
         var component: ComponentDescription?
         if written {
             guard let parsed = writtenComponent(of: app, id: id) else { return nil }

@@ -1,3 +1,4 @@
+import LocatedJSON
 import NodeKit
 
 extension Validator {
@@ -5,11 +6,11 @@ extension Validator {
     mutating func resolve(_ connection: ConnectionDescription) {
         if connection.from == nil { requireKey("from", of: connection.pointer) }
         if connection.to == nil { requireKey("to", of: connection.pointer) }
-        let from = connection.from.flatMap { port($0, direction: .output, at: connection.pointer + "/from", side: "from") }
-        let to = connection.to.flatMap { port($0, direction: .input, at: connection.pointer + "/to", side: "to") }
+        let from = connection.from.flatMap { port($0, direction: .output, in: connection.pointer, side: "from") }
+        let to = connection.to.flatMap { port($0, direction: .input, in: connection.pointer, side: "to") }
         let gain = connection.gain.flatMap { PortResolution.gain($0, at: connection.pointer + "/gain", &sink) }
         guard let from, let to else { return }
-        if let earlier = connectionIndex[[from, to]] {
+        if let earlier = connectionIndex[ConnectionEnds(from: from, to: to)] {
             sink.error(.duplicateConnection, at: connection.pointer,
                        "\(JSONText.quoted(connection.from ?? "")) → \(JSONText.quoted(connection.to ?? "")) is already connected\(place(ofConnection: earlier))",
                        hint: "remove one of them; to change the level, set \"gain\" on one connection")
@@ -25,7 +26,7 @@ extension Validator {
             return
         }
         // A connection with a bad gain was reported; record the rest so later checks stay accurate.
-        connectionIndex[[from, to]] = connections.count
+        connectionIndex[ConnectionEnds(from: from, to: to)] = connections.count
         connections.append(Connection(from: from, to: to, gain: gain ?? 1))
         connectionPointers.append(connection.pointer)
     }
@@ -37,7 +38,18 @@ extension Validator {
         return " (by \(pointer) at line \(line))"
     }
 
-    /// Resolves `APP:PORT` to an address in `direction`, or reports why it cannot.
+    /// Resolves `APP:PORT` (the `side` field of the connection at `connection`) to an address in
+    /// `direction`, or reports why it cannot.
+    mutating func port(_ text: String, direction: PortSpec.Direction, in connection: String, side: String) -> PortAddress? {
+        // The common case, a well-formed reference to a known port, needs no listing and no pointer.
+        if let reference = PortReference(text), let index = appIndex[reference.app], let layout = apps[index].layout,
+           let port = (direction == .output ? layout.outputs : layout.inputs).firstIndex(where: { $0.name == reference.port }) {
+            return PortAddress(app: index, port: port)
+        }
+        return port(text, direction: direction, at: connection + "/" + side, side: side)
+    }
+
+    /// Resolves `APP:PORT` to an address in `direction`, or reports why it cannot at `pointer`.
     mutating func port(_ text: String, direction: PortSpec.Direction, at pointer: String, side: String) -> PortAddress? {
         // Copies, so that the closures do not read `self` while `sink` is being written.
         let resolved = apps
@@ -45,4 +57,10 @@ extension Validator {
                                         ids: { resolved.compactMap(\.id) })
         return PortResolution.port(text, direction: direction, in: known, at: pointer, side: side, &sink)
     }
+}
+
+/// A connection's two ends, as the duplicate check keys them.
+struct ConnectionEnds: Hashable {
+    let from: PortAddress
+    let to: PortAddress
 }

@@ -1,3 +1,4 @@
+import LocatedJSON
 import NodeKit
 
 extension Validator {

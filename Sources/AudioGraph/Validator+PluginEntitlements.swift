@@ -1,3 +1,4 @@
+import LocatedJSON
 import AudioSession
 import NodeKit
 

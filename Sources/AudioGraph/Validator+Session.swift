@@ -1,3 +1,4 @@
+import LocatedJSON
 import AudioSession
 
 /// An app's lifecycle state at start, as `state` spells it.
@@ -32,7 +33,7 @@ extension Validator {
             if let known { state = known } else { failed = true }
         }
         // A `session` of the wrong type was reported while reading; it still marks the app managed.
-        let managed = app.session != nil || description.sourceMap.values[app.pointer + "/session"] != nil
+        let managed = app.session != nil || description.sourceMap.contains(app.pointer + "/session")
         guard managed else {
             warnIgnoredFields(of: app, entitlementsUsed: pluginRequests)
             return nil

@@ -1,3 +1,4 @@
+import LocatedJSON
 import AudioSession
 import NodeKit
 
@@ -31,7 +32,8 @@ public struct Validator {
     /// Where each of `connections` was written, for "already connected" errors.
     var connectionPointers: [String] = []
     /// Each recorded connection's index by its ends, so a duplicate is found without a scan.
-    var connectionIndex: [[PortAddress]: Int] = [:]
+    /// Each connection made so far, by its two ends, for the duplicate check.
+    var connectionIndex: [ConnectionEnds: Int] = [:]
     var externalConnections: [ExternalConnection] = []
     var dependencies: TopologicalOrder
     /// The first app with a session that starts in the foreground, by its pointer.
@@ -102,7 +104,7 @@ public struct Validator {
     /// type (already reported while reading).
     mutating func requireKey(_ key: String, of pointer: String) {
         let keyPointer = JSONPointer.appending(pointer, key)
-        guard description.sourceMap.values[keyPointer] == nil else { return }
+        guard !description.sourceMap.contains(keyPointer) else { return }
         sink.error(.missingKey, at: keyPointer, "missing required key \"\(key)\"")
     }
 

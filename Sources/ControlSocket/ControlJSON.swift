@@ -1,8 +1,10 @@
+import LocatedJSON
+
 /// A JSON value as the control protocol carries it.
 ///
-/// Codable-free on purpose: requests are read by a strict parser of our own (``ControlJSONParser``)
-/// that rejects duplicate keys, trailing commas and deep nesting, which Foundation's parsers accept
-/// or crash on. Objects keep their key order, so replies read the way the engine builds them; the
+/// Codable-free on purpose: requests are read by the project's strict JSON reader
+/// (``ControlJSONParser``), which rejects duplicate keys, trailing commas and deep nesting that
+/// Foundation's parsers accept or crash on. Objects keep their key order, so replies read the way the engine builds them; the
 /// shape matches `Engine.JSONValue`, and `.verbatim` lets the engine pass text it already built.
 public indirect enum ControlJSON: Sendable, Equatable {
     case null
@@ -100,23 +102,9 @@ public indirect enum ControlJSON: Sendable, Equatable {
         return String(value)
     }
 
-    /// Escapes per RFC 8259; U+2028/2029 too, so the text is also safe inside JavaScript.
+    /// Escapes as every JSON text of the project does (``JSONText``).
     static func writeQuoted(_ value: String, to out: inout String) {
-        out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}", "\u{2029}", "\u{0}"..."\u{1F}", "\u{7F}":
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        JSONText.writeQuoted(value, to: &out)
     }
 }
 

@@ -1,8 +1,17 @@
-/// Writes JSON string literals by hand, so that diagnostics render without Foundation.
+/// Writes JSON text by hand, so that diagnostics and protocol replies render without Foundation.
+/// The one string escaper of the project.
 public enum JSONText {
     /// `text` as a JSON string literal, quotes included, escaped per RFC 8259.
     public static func quoted(_ text: String) -> String {
-        var out = "\""
+        var out = ""
+        writeQuoted(text, to: &out)
+        return out
+    }
+
+    /// Appends `text` as a JSON string literal. Control characters must be escaped; DEL too, so
+    /// that a terminal showing the text shows it; U+2028/2029 too, since JavaScript readers choke.
+    public static func writeQuoted(_ text: String, to out: inout String) {
+        out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -12,18 +21,17 @@ public enum JSONText {
             case "\t": out += "\\t"
             case "\u{08}": out += "\\b"
             case "\u{0C}": out += "\\f"
-            // Control characters must be escaped; U+2028/2029 too, since JavaScript readers choke.
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+            case "\u{0}"..."\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}":
                 out += "\\u" + hex4(scalar.value)
             default:
                 out.unicodeScalars.append(scalar)
             }
         }
-        return out + "\""
+        out += "\""
     }
 
     /// `node` as compact JSON: no spaces, members in the order written, numbers as written.
-    static func compact(_ node: JSONNode) -> String {
+    public static func compact(_ node: JSONNode) -> String {
         switch node.value {
         case .null:
             return "null"

@@ -1,7 +1,7 @@
 /// The JSON number grammar of RFC 8259, which is stricter than `Double.init` (no `+1`, `.5`,
 /// `01`, `inf` or hex).
-enum JSONNumber {
-    static func isValid(_ text: String) -> Bool {
+public enum JSONNumber {
+    public static func isValid(_ text: String) -> Bool {
         var scalars = Substring(text).unicodeScalars[...]
         func digits() -> Int {
             var count = 0

@@ -1,8 +1,8 @@
-/// A place in a graph file's text.
+/// A place in a JSON (or YAML) text.
 public struct SourceLocation: Sendable, Hashable {
     /// 1-based line.
     public let line: Int
-    /// 1-based column, counted in Unicode scalars as libyaml does.
+    /// 1-based column, counted in Unicode scalars (as libyaml counts, for YAML files too).
     public let column: Int
 
     public init(line: Int, column: Int) {
@@ -13,9 +13,9 @@ public struct SourceLocation: Sendable, Hashable {
 
 /// A parsed JSON value that remembers where it was written.
 ///
-/// The decoder turns Yams' tree into this one so that nothing past the decoder depends on Yams or
-/// Foundation, and so that fields kept raw for later work (`session`, `component`) keep their
-/// locations for the errors that work will report.
+/// ``JSONReader`` makes it from JSON, and the graph decoder from YAML files, so that nothing
+/// past them depends on either syntax; fields kept raw for later work (`session`, `component`)
+/// keep their locations for the errors that work will report.
 public struct JSONNode: Sendable, Hashable {
     public indirect enum Value: Sendable, Hashable {
         case null
@@ -24,7 +24,7 @@ public struct JSONNode: Sendable, Hashable {
         case number(Double, text: String)
         case string(String)
         case array([JSONNode])
-        /// Members in the order written; keys are unique (the decoder rejects duplicates).
+        /// Members in the order written; keys are unique (a document with a duplicate is refused).
         case object([Member])
     }
 

@@ -94,7 +94,8 @@ extension JackBackend {
         }
     }
 
-    private func ports(flags: UInt, type: UnsafePointer<CChar> = CJack_default_audio_type()) -> [String] {
+    /// The names of the server's ports with `flags` and of `type` (nil: every type).
+    func ports(flags: UInt, type: UnsafePointer<CChar>? = CJack_default_audio_type()) -> [String] {
         guard let list = jack_get_ports(clientHandle, nil, type, flags) else { return [] }
         defer { jack_free(UnsafeMutableRawPointer(mutating: list)) }
         var names: [String] = []

@@ -22,15 +22,7 @@ extension JackBackend {
 
     /// Every port on the server now, of every client (for "did you mean" against live ports).
     public func allPortNames() -> [String] {
-        guard let list = jack_get_ports(clientHandle, nil, nil, 0) else { return [] }
-        defer { jack_free(UnsafeMutableRawPointer(mutating: list)) }
-        var names: [String] = []
-        var cursor = list
-        while let name = cursor.pointee {
-            names.append(String(cString: name))
-            cursor += 1
-        }
-        return names
+        ports(flags: 0, type: nil)
     }
 
     /// True when `source` is connected to `destination` now.

@@ -47,17 +47,8 @@ public struct ControlError: Error, Sendable, Equatable, CustomStringConvertible 
 }
 
 extension ControlError {
-    /// Codes the transport itself answers with; the engine adds its own (stable strings).
-    public enum Code {
-        /// The line is not JSON (the reply's id is null, since none could be read).
-        public static let parseError = "parseError"
-        /// JSON, but not a request: no or wrong-typed `id`, `method` or `params`, or an unknown member.
-        public static let invalidRequest = "invalidRequest"
-        /// A line longer than ``ControlServer/Limits/maximumRequestBytes``; the connection is closed.
-        public static let requestTooLarge = "requestTooLarge"
-        /// The peer runs as another user; the connection is closed.
-        public static let permissionDenied = "permissionDenied"
-        /// The server already holds its maximum number of connections; the connection is closed.
-        public static let tooManyConnections = "tooManyConnections"
+    /// A refusal by the transport.
+    public init(_ code: TransportErrorCode, message: String, field: String? = nil) {
+        self.init(code: code.rawValue, message: message, field: field)
     }
 }

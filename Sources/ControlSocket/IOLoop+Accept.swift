@@ -27,12 +27,12 @@ extension IOLoop {
             // Root is not special: the socket belongs to the engine's user and nobody else's.
             guard uid == self.uid else {
                 diagnostics?("control socket: refused pid \(pid) of uid \(uid) (not the engine's uid \(self.uid))")
-                refuse(fd, ControlError(code: ControlError.Code.permissionDenied,
+                refuse(fd, ControlError(.permissionDenied,
                     message: "this iaa engine accepts requests only from uid \(self.uid), its own user; you are uid \(uid)"))
                 continue
             }
             guard connections.count < limits.maximumConnections else {
-                refuse(fd, ControlError(code: ControlError.Code.tooManyConnections,
+                refuse(fd, ControlError(.tooManyConnections,
                     message: "the engine already serves \(limits.maximumConnections) control connections; try again later"))
                 continue
             }

@@ -26,7 +26,7 @@ extension IOLoop {
             // Nothing of the rest of this stream can be framed reliably, so the reply is the last.
             connection.input = []
             connection.readingStopped = true
-            transportError(connection, ControlError(code: ControlError.Code.requestTooLarge,
+            transportError(connection, ControlError(.requestTooLarge,
                 message: "request line longer than \(limits.maximumRequestBytes) bytes; closing the connection"),
                 closeAfter: true)
         } else if connection.sawEndOfInput, !connection.input.isEmpty {

@@ -13,7 +13,7 @@ enum RequestDecoder {
         do {
             value = try ControlJSONParser.parse(line)
         } catch {
-            return .failure(id: .null, error: ControlError(code: ControlError.Code.parseError,
+            return .failure(id: .null, error: ControlError(.parseError,
                 message: "not JSON: \(error.message) at byte \(error.offset)"))
         }
         guard let pairs = value.objectValue else {
@@ -42,7 +42,7 @@ enum RequestDecoder {
     }
 
     private static func invalid(_ id: ControlJSON, _ message: String, field: String? = nil) -> Outcome {
-        .failure(id: id, error: ControlError(code: ControlError.Code.invalidRequest, message: message, field: field))
+        .failure(id: id, error: ControlError(.invalidRequest, message: message, field: field))
     }
 
     /// The reply line for `id`, newline included.

@@ -29,19 +29,17 @@ extension EngineCore {
         guard let index = app.type.parameterIndex(name) else { throw unknownParameter(name, of: app) }
         let spec = app.type.parameters[index]
         guard let value = request["value"]?.doubleValue.map(Float.init) ?? request["value"]?.stringValue.flatMap(ParameterValue.parse) else {
-            throw RequestError(code: "invalidValue", message: "\"value\" must be a number or a string such as \"0.5\", \"50%\" or \"-6dB\"", field: "value")
+            throw RequestError(.invalidValue, "\"value\" must be a number or a string such as \"0.5\", \"50%\" or \"-6dB\"", field: "value")
         }
         guard spec.range.contains(value) else {
-            throw RequestError(code: "parameterOutOfRange",
-                               message: "\(name) = \(value) is outside \(spec.range.lowerBound)…\(spec.range.upperBound)", field: "value")
+            throw RequestError(.parameterOutOfRange, "\(name) = \(value) is outside \(spec.range.lowerBound)…\(spec.range.upperBound)", field: "value")
         }
         backend.currentPlan?.slot(for: app.id)?.setParameter(index, to: value)
         return .result(.object([("app", .string(app.id)), ("param", .string(name)), ("value", .number(Double(value)))]))
     }
 
     private func unknownParameter(_ name: String, of app: App) -> RequestError {
-        RequestError(code: "unknownParameter",
-                     message: "app \"\(app.id)\" has no parameter \"\(name)\" (parameters: \(app.type.parameters.map(\.name).joined(separator: ", ")))",
+        RequestError(.unknownParameter, "app \"\(app.id)\" has no parameter \"\(name)\" (parameters: \(app.type.parameters.map(\.name).joined(separator: ", ")))",
                      field: "param")
     }
 
@@ -49,10 +47,10 @@ extension EngineCore {
     func preferredBuffer(_ request: ControlRequest) throws -> ControlReply {
         _ = try app(request)
         guard let frames = request["frames"]?.intValue, frames >= 16, frames <= 8192, frames & (frames - 1) == 0 else {
-            throw RequestError(code: "invalidParams", message: "\"frames\" is a power of two from 16 to 8192", field: "frames")
+            throw RequestError(.invalidParams, "\"frames\" is a power of two from 16 to 8192", field: "frames")
         }
         guard backend.requestBufferSize(frames) else {
-            throw RequestError(code: "jackRefused", message: "JACK refused a buffer size of \(frames) frames")
+            throw RequestError(.jackRefused, "JACK refused a buffer size of \(frames) frames")
         }
         return .result(.object([("bufferSize", .number(Double(frames)))]))
     }
@@ -61,10 +59,10 @@ extension EngineCore {
     func remote(_ request: ControlRequest) throws -> ControlReply {
         let command = try string(request, "command")
         guard ["play", "pause", "togglePlayPause", "next", "previous"].contains(command) else {
-            throw RequestError(code: "invalidParams", message: "unknown command \"\(command)\" (play, pause, togglePlayPause, next, previous)", field: "command")
+            throw RequestError(.invalidParams, "unknown command \"\(command)\" (play, pause, togglePlayPause, next, previous)", field: "command")
         }
         guard let app = sessions.policy.nowPlayingApp else {
-            throw RequestError(code: "noNowPlayingApp", message: "no app has played non-mixable audio in the foreground yet")
+            throw RequestError(.noNowPlayingApp, "no app has played non-mixable audio in the foreground yet")
         }
         server?.publish(JSONValue.object([("t", .number(now)), ("event", .object([("app", .string(app)), ("name", .string("remoteControl")),
                                                                                      ("command", .string(command))]))]), topic: "events")
@@ -78,10 +76,10 @@ extension EngineCore {
         let file = request["file"]?.stringValue ?? "graph.json"
         let loaded = GraphFile.load(text: text, file: file, registry: GraphLoading.registry, grants: grants)
         guard let newGraph = loaded.graph, let newDescription = loaded.description else {
-            throw RequestError(code: "invalidGraph", message: GraphLoading.report(loaded))
+            throw RequestError(.invalidGraph, GraphLoading.report(loaded))
         }
         guard newDescription.jackClientName == description.jackClientName else {
-            throw RequestError(code: "clientChange", message: "the new graph names JACK client \"\(newDescription.jackClientName)\"; a running engine keeps \"\(description.jackClientName)\"",
+            throw RequestError(.clientChange, "the new graph names JACK client \"\(newDescription.jackClientName)\"; a running engine keeps \"\(description.jackClientName)\"",
                                field: "text")
         }
         let diff = GraphDiff(old: graph, new: newGraph)

@@ -21,7 +21,7 @@ extension EngineCore {
         default: break
         }
         guard let colon = text.firstIndex(of: ":") else {
-            throw RequestError(code: "invalidParams", message: "\"\(text)\" is neither APP:PORT nor a JACK port name", field: field)
+            throw RequestError(.invalidParams, "\"\(text)\" is neither APP:PORT nor a JACK port name", field: field)
         }
         let appID = String(text[..<colon]), portName = String(text[text.index(after: colon)...])
         guard let index = graph.appIndex(appID) else {
@@ -34,8 +34,7 @@ extension EngineCore {
         let glob = PortGlob(portName)
         let matches = ports.indices.filter { glob.matches(ports[$0].name) }
         guard !matches.isEmpty else {
-            throw RequestError(code: "unknownPort",
-                               message: "app \"\(appID)\" has no \(output ? "output" : "input") \"\(portName)\" (\(output ? "outputs" : "inputs"): \(ports.map(\.name).joined(separator: ", ")))",
+            throw RequestError(.unknownPort, "app \"\(appID)\" has no \(output ? "output" : "input") \"\(portName)\" (\(output ? "outputs" : "inputs"): \(ports.map(\.name).joined(separator: ", ")))",
                                field: field)
         }
         return .apps(matches.map { PortAddress(app: index, port: $0) })
@@ -53,7 +52,7 @@ extension EngineCore {
         let destination = try endpoint(try string(request, "to"), output: false, field: "to")
         let gain = request["gain"]?.doubleValue.map(Float.init) ?? request["gain"]?.stringValue.flatMap(ParameterValue.parse) ?? 1
         guard gain.isFinite, gain >= 0 else {
-            throw RequestError(code: "invalidGain", message: "gain must be a finite number ≥ 0", field: "gain")
+            throw RequestError(.invalidGain, "gain must be a finite number ≥ 0", field: "gain")
         }
         var made: [ControlJSON] = []
         switch (source, destination) {
@@ -63,7 +62,7 @@ extension EngineCore {
                 switch edited.connecting(Connection(from: from, to: to, gain: gain), live: sessions.policy) {
                 case .success(let next): edited = next
                 case .failure(let error):
-                    throw RequestError(code: error.code.rawValue, message: error.hint.map { "\(error.message); \($0)" } ?? error.message)
+                    throw RequestError(error.code, error.hint.map { "\(error.message); \($0)" } ?? error.message)
                 }
                 let (fromName, toName) = Self.names(Connection(from: from, to: to), in: edited)
                 made.append(.object([("from", .string(fromName)), ("to", .string(toName)), ("internal", .bool(true)), ("already", .bool(false))]))
@@ -77,7 +76,7 @@ extension EngineCore {
                 noteOwnConnection(from, to)
                 let outcome = backend.connect(from, to)
                 if case .failed(let why) = outcome.result {
-                    throw RequestError(code: "jackRefused", message: "cannot connect \(from) -> \(to): \(why)")
+                    throw RequestError(.jackRefused, "cannot connect \(from) -> \(to): \(why)")
                 }
                 made.append(.object([("from", .string(from)), ("to", .string(to)), ("internal", .bool(false)),
                                      ("already", .bool(outcome.result == .alreadyConnected))]))
@@ -97,7 +96,7 @@ extension EngineCore {
                 let (fromName, toName) = Self.names(Connection(from: from, to: to), in: edited)
                 switch edited.disconnecting(from: from, to: to) {
                 case .success(let next): edited = next
-                case .failure(let error): throw RequestError(code: "notConnected", message: error.message)
+                case .failure(let error): throw RequestError(.notConnected, error.message)
                 }
                 removed.append(.object([("from", .string(fromName)), ("to", .string(toName)), ("internal", .bool(true))]))
             }
@@ -112,7 +111,7 @@ extension EngineCore {
                 // A rule's connection stays removed, as one removed by hand (see `heldRulePairs`).
                 if rulePair(from, to) != nil { heldRulePairs.insert([from, to]) }
                 guard backend.disconnect(from, to) else {
-                    throw RequestError(code: "notConnected", message: "\(from) is not connected to \(to)")
+                    throw RequestError(.notConnected, "\(from) is not connected to \(to)")
                 }
                 removed.append(.object([("from", .string(from)), ("to", .string(to)), ("internal", .bool(false))]))
             }
@@ -128,8 +127,7 @@ extension EngineCore {
             for address in addresses where !graph.exposure.exposes(app: address.app, output ? .output : .input, port: address.port) {
                 let app = graph.apps[address.app]
                 let name = "\(app.id):\((output ? app.layout.outputs : app.layout.inputs)[address.port].name)"
-                throw RequestError(code: "notExposed",
-                                   message: "\(name) is not a JACK port: the graph's \"jack\": {\"expose\"} leaves it out; add \"\(name)\" there (iaa apply)",
+                throw RequestError(.notExposed, "\(name) is not a JACK port: the graph's \"jack\": {\"expose\"} leaves it out; add \"\(name)\" there (iaa apply)",
                                    field: field)
             }
             return addresses.map { jackName($0, output: output) }

@@ -22,48 +22,40 @@ extension EngineCore {
 
     private func respond(to request: ControlRequest) -> ControlReply {
         do {
-            switch request.method {
-            case "status": return .result(status())
-            case "dump": return .result(request["graph"]?.boolValue == true ? .object([("file", .string(exportedGraph()))]) : dump())
-            case "ports": return .result(.array(backend.ports().map(Self.portJSON)))
-            case "graph": return .result(.object([("dot", .string(dot()))]))
-            case "connect": return try connect(request)
-            case "disconnect": return try disconnect(request)
-            case "get": return try getParameters(request)
-            case "set": return try setParameter(request)
-            case "session.setCategory", "session.activate", "session.deactivate", "session.startAudio", "session.stopAudio",
-                 "app.foreground", "app.background",
-                 "app.task", "device", "interrupt":
-                return sessionReply(applySession(try sessionAction(request), at: now))
-            case "session.preferredBuffer": return try preferredBuffer(request)
-            case "remote": return try remote(request)
-            case "apply": return try apply(request)
-            case "reload": return try reload(request)
-            case "enable":
+            guard let method = ControlMethod(rawValue: request.method) else {
+                return .error(code: EngineErrorCode.unknownMethod.rawValue, message: "no method \"\(request.method)\"", field: "method")
+            }
+            switch method {
+            case .status: return .result(status())
+            case .dump: return .result(request["graph"]?.boolValue == true ? .object([("file", .string(exportedGraph()))]) : dump())
+            case .ports: return .result(.array(backend.ports().map(Self.portJSON)))
+            case .graph: return .result(.object([("dot", .string(dot()))]))
+            case .connect: return try connect(request)
+            case .disconnect: return try disconnect(request)
+            case .get: return try getParameters(request)
+            case .set: return try setParameter(request)
+            case .preferredBuffer: return try preferredBuffer(request)
+            case .remote: return try remote(request)
+            case .apply: return try apply(request)
+            case .reload: return try reload(request)
+            case .enable:
                 let id = try app(request).app.id
                 return .result(.object([("app", .string(id)), ("enabled", .bool(enable(id)))]))
-            case "events": return .stream(topic: "events", initial: .object([("stream", .string("events"))]))
-            case "top": return .stream(topic: "top", initial: .object([("stream", .string("top"))]))
-            default:
-                return .error(code: "unknownMethod", message: "no method \"\(request.method)\"", field: "method")
+            case .events: return .stream(topic: "events", initial: .object([("stream", .string("events"))]))
+            case .top: return .stream(topic: "top", initial: .object([("stream", .string("top"))]))
+            case .setCategory, .activate, .deactivate, .startAudio, .stopAudio, .foreground, .background, .task, .device, .interrupt:
+                return sessionReply(applySession(try sessionAction(method, request), at: now))
             }
         } catch let error as RequestError {
             return .error(code: error.code, message: error.message, field: error.field)
         } catch {
-            return .error(code: "internal", message: "\(error)")
+            return .error(code: EngineErrorCode.internal.rawValue, message: "\(error)")
         }
-    }
-
-    /// A refused request: a stable code, what is wrong, and which parameter.
-    struct RequestError: Error {
-        let code: String
-        let message: String
-        var field: String?
     }
 
     func string(_ request: ControlRequest, _ name: String) throws -> String {
         guard let value = request[name]?.stringValue else {
-            throw RequestError(code: "invalidParams", message: "\"\(name)\" must be a string", field: name)
+            throw RequestError(.invalidParams, "\"\(name)\" must be a string", field: name)
         }
         return value
     }
@@ -72,67 +64,67 @@ extension EngineCore {
     func app(_ request: ControlRequest, _ name: String = "app") throws -> (index: Int, app: App) {
         let id = try string(request, name)
         guard let index = graph.appIndex(id) else {
-            throw RequestError(code: "unknownApp", message: "no app \"\(id)\" (apps: \(graph.apps.map(\.id).joined(separator: ", ")))",
+            throw RequestError(.unknownApp, "no app \"\(id)\" (apps: \(graph.apps.map(\.id).joined(separator: ", ")))",
                                field: name)
         }
         return (index, graph.apps[index])
     }
 
     /// The session action a request names, with its parameters checked.
-    func sessionAction(_ request: ControlRequest) throws -> SessionAction {
-        switch request.method {
-        case "session.setCategory":
+    func sessionAction(_ method: ControlMethod, _ request: ControlRequest) throws -> SessionAction {
+        switch method {
+        case .setCategory:
             let id = try app(request).app.id
             let categoryName = try string(request, "category")
             guard let category = SessionCategory(rawValue: categoryName) else {
-                throw RequestError(code: "invalidParams", message: "unknown category \"\(categoryName)\" (categories: \(SessionCategory.allCases.map(\.rawValue).joined(separator: ", ")))", field: "category")
+                throw RequestError(.invalidParams, "unknown category \"\(categoryName)\" (categories: \(SessionCategory.allCases.map(\.rawValue).joined(separator: ", ")))", field: "category")
             }
             let mode = try request["mode"]?.stringValue.map { name -> SessionMode in
                 guard let mode = SessionMode(rawValue: name) else {
-                    throw RequestError(code: "invalidParams", message: "unknown mode \"\(name)\"", field: "mode")
+                    throw RequestError(.invalidParams, "unknown mode \"\(name)\"", field: "mode")
                 }
                 return mode
             } ?? .default
             var options: Set<SessionOption> = []
             for name in request["options"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
                 guard let option = SessionOption(rawValue: name) else {
-                    throw RequestError(code: "invalidParams", message: "unknown option \"\(name)\"", field: "options")
+                    throw RequestError(.invalidParams, "unknown option \"\(name)\"", field: "options")
                 }
                 options.insert(option)
             }
             return .setCategory(app: id, category: category, mode: mode, options: options)
-        case "session.activate": return .activate(app: try app(request).app.id)
-        case "session.deactivate":
+        case .activate: return .activate(app: try app(request).app.id)
+        case .deactivate:
             let notify = request["notifyOthers"]?.boolValue == true
             return .deactivate(app: try app(request).app.id, options: notify ? [.notifyOthersOnDeactivation] : [])
-        case "session.startAudio":
+        case .startAudio:
             return .startAudio(app: try app(request).app.id, recording: request["recording"]?.boolValue == true)
-        case "session.stopAudio": return .stopAudio(app: try app(request).app.id)
-        case "app.foreground": return .foreground(app: try app(request).app.id)
-        case "app.background": return .background(app: try app(request).app.id)
-        case "app.task":
+        case .stopAudio: return .stopAudio(app: try app(request).app.id)
+        case .foreground: return .foreground(app: try app(request).app.id)
+        case .background: return .background(app: try app(request).app.id)
+        case .task:
             let id = try app(request).app.id
             switch try string(request, "action") {
             case "begin": return .beginBackgroundTask(app: id)
             case "end": return .endBackgroundTask(app: id)
-            default: throw RequestError(code: "invalidParams", message: "\"action\" is \"begin\" or \"end\"", field: "action")
+            default: throw RequestError(.invalidParams, "\"action\" is \"begin\" or \"end\"", field: "action")
             }
-        case "device":
+        case .device:
             let silent = request["silent"]?.boolValue, locked = request["locked"]?.boolValue
             guard silent != nil || locked != nil else {
-                throw RequestError(code: "invalidParams", message: "give \"silent\" and/or \"locked\" as true or false", field: "silent")
+                throw RequestError(.invalidParams, "give \"silent\" and/or \"locked\" as true or false", field: "silent")
             }
             return .device(silent: silent, locked: locked)
-        default: // "interrupt"
+        default: // .interrupt (the other methods are not session actions)
             let type: InterruptionType
             switch try string(request, "type") {
             case "begin": type = .began
             case "end": type = .ended
-            default: throw RequestError(code: "invalidParams", message: "\"type\" is \"begin\" or \"end\"", field: "type")
+            default: throw RequestError(.invalidParams, "\"type\" is \"begin\" or \"end\"", field: "type")
             }
             let reasonName = request["reason"]?.stringValue ?? "default"
             guard let reason = InterruptionReason(rawValue: reasonName == "call" ? "default" : reasonName) else {
-                throw RequestError(code: "invalidParams", message: "unknown reason \"\(reasonName)\"", field: "reason")
+                throw RequestError(.invalidParams, "unknown reason \"\(reasonName)\"", field: "reason")
             }
             return .interrupt(type, reason: reason)
         }

@@ -41,9 +41,9 @@ struct AppLifecycle: ParsableCommand {
         let client = try engine.connect()
         switch (change, taskAction) {
         case (.task, let action?):
-            OutcomeReport.print(try client.call("app.task", ["app": .string(app), "action": .string(action.rawValue)]))
+            OutcomeReport.print(try client.call(.task, ["app": .string(app), "action": .string(action.rawValue)]))
         default:
-            OutcomeReport.print(try client.call("app." + change.rawValue, ["app": .string(app)]))
+            OutcomeReport.print(try client.call(change == .foreground ? .foreground : .background, ["app": .string(app)]))
         }
     }
 }

@@ -33,7 +33,7 @@ struct Apply: ParsableCommand {
         }
         let client = try engine.connect()
         let params: ControlJSON = ["text": .string(text), "file": .string(graph), "dryRun": .bool(dryRun)]
-        switch try client.attempt("apply", params) {
+        switch try client.attempt(.apply, params) {
         case .failure(let error) where error.code == "invalidGraph":
             // The message already holds every diagnostic in compiler form, one per line.
             Output.diagnostic(error.message)

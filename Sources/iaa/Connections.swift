@@ -25,7 +25,7 @@ struct Connect: ParsableCommand {
     func run() throws {
         var params: [(String, ControlJSON)] = [("from", .string(source)), ("to", .string(destination))]
         if let gain { params.append(("gain", .number(gain))) }
-        let result = try engine.connect().call("connect", .object(params))
+        let result = try engine.connect().call(.connect, .object(params))
         for made in result["connected"]?.elements ?? [] {
             let already = made["already"]?.boolValue ?? false
             Output.line((already ? "already connected " : "connected ") + ConnectionText.describe(made))
@@ -48,7 +48,7 @@ struct Disconnect: ParsableCommand {
     var destination: String
 
     func run() throws {
-        let result = try engine.connect().call("disconnect", ["from": .string(source), "to": .string(destination)])
+        let result = try engine.connect().call(.disconnect, ["from": .string(source), "to": .string(destination)])
         for removed in result["disconnected"]?.elements ?? [] {
             Output.line("disconnected " + ConnectionText.describe(removed))
         }

@@ -26,7 +26,7 @@ struct Device: ParsableCommand {
     var position: Position
 
     func run() throws {
-        let result = try engine.connect().call("device", .object([(setting.rawValue, .bool(position == .on))]))
+        let result = try engine.connect().call(.device, .object([(setting.rawValue, .bool(position == .on))]))
         OutcomeReport.print(result)
     }
 }

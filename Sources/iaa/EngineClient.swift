@@ -1,5 +1,8 @@
 import ArgumentParser
+import AudioGraph
+import AudioSession
 import ControlSocket
+import Engine
 
 /// One verb's conversation with the engine: each call either returns the result or reports the
 /// failure on stderr and throws the exit code README's "The command line" assigns to it.
@@ -8,10 +11,10 @@ struct EngineClient {
 
     /// Sends `method` and returns its result; a refusal or a transport failure is printed and thrown
     /// as an `ExitCode` (1 refused, 2 unreachable, 3 no such object).
-    func call(_ method: String, _ params: ControlJSON = .object([])) throws -> ControlJSON {
+    func call(_ method: ControlMethod, _ params: ControlJSON = .object([])) throws -> ControlJSON {
         let reply: Result<ControlJSON, ControlError>
         do {
-            reply = try client.call(method, params: params)
+            reply = try client.call(method.rawValue, params: params)
         } catch {
             throw Failure.report(error)
         }
@@ -23,9 +26,9 @@ struct EngineClient {
 
     /// Like ``call(_:_:)`` but hands a refusal back instead of reporting it, for verbs that print
     /// some refusals their own way (`apply`'s `invalidGraph`).
-    func attempt(_ method: String, _ params: ControlJSON) throws -> Result<ControlJSON, ControlError> {
+    func attempt(_ method: ControlMethod, _ params: ControlJSON) throws -> Result<ControlJSON, ControlError> {
         do {
-            return try client.call(method, params: params)
+            return try client.call(method.rawValue, params: params)
         } catch {
             throw Failure.report(error)
         }
@@ -35,9 +38,8 @@ struct EngineClient {
 /// Maps failures to a diagnostic on stderr and an exit status.
 enum Failure {
     /// Engine codes that mean "no such object" (exit 3, as wpctl does) rather than a refusal (exit 1).
-    static let missingObjectCodes: Set<String> = [
-        "unknownApp", "unknownPort", "unknownParameter", "unknownConnection", "notConnected", "noSuchObject",
-    ]
+    static let missingObjectCodes: Set<String> = Set([GraphErrorCode.unknownApp, .unknownPort, .unknownParameter].map(\.rawValue)
+        + [EngineErrorCode.notConnected.rawValue, SessionError.Code.unknownApp.rawValue])
 
     /// The transport failed: nothing listens, no reply in time, or a reply that is not the protocol.
     /// All of them mean the engine is unreachable, exit 2.

@@ -17,7 +17,7 @@ struct Events: ParsableCommand {
     var follow = false
 
     func run() throws {
-        let follower = StreamFollower(path: engine.socketPath, method: "events") { Output.line($0) }
+        let follower = StreamFollower(path: engine.socketPath, method: .events) { Output.line($0) }
         try follower.follow(quiet: follow ? nil : .milliseconds(500))
     }
 }

@@ -27,7 +27,7 @@ struct GraphPicture: ParsableCommand {
     var json = false
 
     func run() throws {
-        let result = try engine.connect().call("graph", ["format": .string(format.rawValue)])
+        let result = try engine.connect().call(.graph, ["format": .string(format.rawValue)])
         if json {
             Output.line(result.text)
         } else {

@@ -31,6 +31,6 @@ struct Interrupt: ParsableCommand {
     func run() throws {
         var params: [(String, ControlJSON)] = [("type", .string(phase.rawValue))]
         if let reason { params.append(("reason", .string(reason.protocolName))) }
-        OutcomeReport.print(try engine.connect().call("interrupt", .object(params)))
+        OutcomeReport.print(try engine.connect().call(.interrupt, .object(params)))
     }
 }

@@ -59,7 +59,7 @@ enum NSMSession {
     private static func serve(_ client: NSMClient, graph: String, socket: String) {
         var started = false
         for _ in 0..<300 where !started {
-            started = (try? ControlClient(path: socket).call("status", params: [:]).get()) != nil
+            started = (try? ControlClient(path: socket).call(ControlMethod.status.rawValue, params: [:]).get()) != nil
             if !started { usleep(50_000) }
         }
         guard started else {
@@ -71,7 +71,7 @@ enum NSMSession {
             switch client.receive(milliseconds: 200) {
             case .save:
                 do {
-                    let reply = try ControlClient(path: socket).call("dump", params: ["graph": true]).get()
+                    let reply = try ControlClient(path: socket).call(ControlMethod.dump.rawValue, params: ["graph": true]).get()
                     guard let text = reply["file"]?.stringValue else { throw NSMError.noGraph }
                     try text.write(toFile: graph, atomically: true, encoding: .utf8)
                     client.reply(to: "/nsm/client/save", "saved \(graph)")

@@ -22,7 +22,7 @@ struct GetParameter: ParsableCommand {
     func run() throws {
         var params: [(String, ControlJSON)] = [("app", .string(app))]
         if let param { params.append(("param", .string(param))) }
-        let result = try engine.connect().call("get", .object(params))
+        let result = try engine.connect().call(.get, .object(params))
         if json {
             Output.line(result.text)
             return
@@ -75,7 +75,7 @@ struct SetParameter: ParsableCommand {
 
     func run() throws {
         // Sent as a string whatever it looks like: the engine owns the one parser of `%` and `dB`.
-        let result = try engine.connect().call("set", ["app": .string(app), "param": .string(param), "value": .string(value)])
+        let result = try engine.connect().call(.set, ["app": .string(app), "param": .string(param), "value": .string(value)])
         let setApp = result["app"]?.plainText ?? app
         let setParam = result["param"]?.plainText ?? param
         Output.line("\(setApp) \(setParam) = \(result["value"]?.plainText ?? value)")

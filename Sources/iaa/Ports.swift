@@ -32,7 +32,7 @@ struct Ports: ParsableCommand {
     var filters: [String] = []
 
     func run() throws {
-        let ports = try engine.connect().call("ports").elements.filter { port in
+        let ports = try engine.connect().call(.ports).elements.filter { port in
             let name = port["name"]?.stringValue ?? ""
             return filters.allSatisfy { name.contains($0) }
         }

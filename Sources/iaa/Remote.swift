@@ -17,7 +17,7 @@ struct Remote: ParsableCommand {
     var command: Command
 
     func run() throws {
-        let result = try engine.connect().call("remote", ["command": .string(command.rawValue)])
+        let result = try engine.connect().call(.remote, ["command": .string(command.rawValue)])
         Output.line("\(command.rawValue) → \(result["app"]?.plainText ?? "?")")
     }
 }

@@ -83,22 +83,22 @@ struct Session: ParsableCommand {
                     let names = options.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty }
                     params.append(("options", .array(names.map { .string($0) })))
                 }
-                OutcomeReport.print(try client.call("session.setCategory", .object(params)))
+                OutcomeReport.print(try client.call(.setCategory, .object(params)))
             }
             if let preferredBuffer {
-                let result = try client.call("session.preferredBuffer", ["app": .string(app), "frames": .number(Double(preferredBuffer))])
+                let result = try client.call(.preferredBuffer, ["app": .string(app), "frames": .number(Double(preferredBuffer))])
                 Output.line("buffer size: \(result["bufferSize"]?.plainText ?? "?") frames")
             }
         case .activate:
-            OutcomeReport.print(try client.call("session.activate", ["app": .string(app)]))
+            OutcomeReport.print(try client.call(.activate, ["app": .string(app)]))
         case .deactivate:
             var params: [(String, ControlJSON)] = [("app", .string(app))]
             if notifyOthers { params.append(("notifyOthers", true)) }
-            OutcomeReport.print(try client.call("session.deactivate", .object(params)))
+            OutcomeReport.print(try client.call(.deactivate, .object(params)))
         case .startAudio:
-            OutcomeReport.print(try client.call("session.startAudio", ["app": .string(app), "recording": .bool(record)]))
+            OutcomeReport.print(try client.call(.startAudio, ["app": .string(app), "recording": .bool(record)]))
         case .stopAudio:
-            OutcomeReport.print(try client.call("session.stopAudio", ["app": .string(app)]))
+            OutcomeReport.print(try client.call(.stopAudio, ["app": .string(app)]))
         }
     }
 }

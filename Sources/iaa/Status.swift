@@ -18,7 +18,7 @@ struct Status: ParsableCommand {
     var json = false
 
     func run() throws {
-        let status = try engine.connect().call("status")
+        let status = try engine.connect().call(.status)
         if json {
             Output.line(status.text)
         } else {

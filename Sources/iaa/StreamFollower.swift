@@ -22,11 +22,11 @@ final class StreamFollower: Sendable {
 
     private let state = Mutex(State())
     private let path: String
-    private let method: String
+    private let method: ControlMethod
     private let onLine: @Sendable (String) -> Void
 
     /// - Parameter onLine: called with each stream line, one at a time, never after ``follow(quiet:)`` returns.
-    init(path: String, method: String, onLine: @escaping @Sendable (String) -> Void) {
+    init(path: String, method: ControlMethod, onLine: @escaping @Sendable (String) -> Void) {
         self.path = path
         self.method = method
         self.onLine = onLine
@@ -63,7 +63,7 @@ final class StreamFollower: Sendable {
         let end: End
         do {
             let client = try ControlClient(path: path)
-            let result = try client.stream(method, onStart: { _ in self.touch() }, onLine: { line in
+            let result = try client.stream(method.rawValue, onStart: { _ in self.touch() }, onLine: { line in
                 self.state.withLock { state in
                     guard !state.stopped else { return false }
                     state.lastActivity = ContinuousClock.now

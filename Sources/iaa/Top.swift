@@ -17,7 +17,7 @@ struct Top: ParsableCommand {
 
     func run() throws {
         let table = !json && Output.stdoutIsTerminal
-        let follower = StreamFollower(path: engine.socketPath, method: "top") { line in
+        let follower = StreamFollower(path: engine.socketPath, method: .top) { line in
             guard table, let update = try? ControlJSONParser.parse(line) else {
                 Output.line(line)
                 return

@@ -1,0 +1,56 @@
+import AudioGraph
+
+/// The engine's own refusal codes. A refused request carries one of these, a graph file's code
+/// (``GraphErrorCode``: `unknownApp`, `unknownPort`, `parameterOutOfRange`, …) or, for a session
+/// action, AVAudioSession's (`SessionError.Code`). PROTOCOL.md lists them all.
+public enum EngineErrorCode: String, CaseIterable, Sendable {
+    /// The method is not one of the protocol's.
+    case unknownMethod
+    /// A parameter is missing or has the wrong type or value (`field` names it).
+    case invalidParams
+    /// JACK refused a connection or a buffer size.
+    case jackRefused
+    /// `disconnect` of two ports that are not connected.
+    case notConnected
+    /// A JACK port the graph's `jack.expose` hides.
+    case notExposed
+    /// `remote` before any app has played non-mixable audio in the foreground.
+    case noNowPlayingApp
+    /// `apply` of a graph that does not validate (the message holds its diagnostics).
+    case invalidGraph
+    /// `apply` of a graph that names another JACK client.
+    case clientChange
+    /// `reload` of an app whose node type is built in.
+    case notReloadable
+    /// `reload` of an app whose library file can no longer be read.
+    case libraryMissing
+    /// `reload` of a library whose rebuild changes the app's ports, parameters or component.
+    case libraryChanged
+    /// The rebuilt library's `create` refused.
+    case createFailed
+    /// Anything the engine did not expect (a bug; the message says what).
+    case `internal`
+}
+
+extension EngineCore {
+    /// A refused request: a stable code, what is wrong, and which parameter.
+    struct RequestError: Error {
+        let code: String
+        let message: String
+        var field: String?
+
+        init(_ code: EngineErrorCode, _ message: String, field: String? = nil) {
+            self.init(rawCode: code.rawValue, message, field: field)
+        }
+
+        init(_ code: GraphErrorCode, _ message: String, field: String? = nil) {
+            self.init(rawCode: code.rawValue, message, field: field)
+        }
+
+        private init(rawCode: String, _ message: String, field: String?) {
+            code = rawCode
+            self.message = message
+            self.field = field
+        }
+    }
+}

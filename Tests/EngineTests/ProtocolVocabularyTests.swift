@@ -1,0 +1,58 @@
+import AudioGraph
+import AudioSession
+import ControlSocket
+import Engine
+import Foundation
+import Testing
+
+/// PROTOCOL.md against the typed vocabulary: it documents every method and every code the
+/// transport and the engine answer with, and nothing they do not.
+@Suite("PROTOCOL.md and the protocol's vocabulary")
+struct ProtocolVocabularyTests {
+    static let document: String = {
+        (try? String(contentsOfFile: EngineTestSupport.absolute("Sources/ControlSocket/PROTOCOL.md"), encoding: .utf8)) ?? ""
+    }()
+
+    /// The backticked names in the first column of the table that follows the line containing `heading`.
+    static func firstColumn(after heading: String) -> Set<String> {
+        let lines = document.components(separatedBy: "\n")
+        guard let start = lines.firstIndex(where: { $0.contains(heading) }) else { return [] }
+        var names: Set<String> = []
+        var inTable = false
+        for line in lines[(start + 1)...] {
+            guard line.hasPrefix("|") else {
+                if inTable { break }
+                continue
+            }
+            inTable = true
+            let cell = line.split(separator: "|", omittingEmptySubsequences: true).first ?? ""
+            for part in cell.split(separator: "`").enumerated() where part.offset % 2 == 1 {
+                names.insert(String(part.element))
+            }
+        }
+        return names
+    }
+
+    @Test("the methods table lists exactly the methods the engine answers")
+    func methods() {
+        let documented = Self.firstColumn(after: "| method | params | result |")
+        #expect(documented == Set(ControlMethod.allCases.map(\.rawValue)),
+                "missing: \(Set(ControlMethod.allCases.map(\.rawValue)).subtracting(documented)), extra: \(documented.subtracting(ControlMethod.allCases.map(\.rawValue)))")
+    }
+
+    @Test("the transport's and the engine's error tables list exactly their codes")
+    func errorCodes() {
+        #expect(Self.firstColumn(after: "## Errors the transport itself answers") == Set(TransportErrorCode.allCases.map(\.rawValue)))
+        #expect(Self.firstColumn(after: "The engine's own codes:") == Set(EngineErrorCode.allCases.map(\.rawValue)))
+    }
+
+    @Test("every code a table of PROTOCOL.md names is one the engine can answer with")
+    func noCodeNothingEmits() {
+        let known = Set(TransportErrorCode.allCases.map(\.rawValue) + EngineErrorCode.allCases.map(\.rawValue)
+            + GraphErrorCode.allCases.map(\.rawValue) + SessionError.Code.allCases.map(\.rawValue))
+        let tables = Self.firstColumn(after: "## Errors the transport itself answers")
+            .union(Self.firstColumn(after: "The engine's own codes:"))
+            .union(Self.firstColumn(after: "fades in. Errors, each changing nothing:"))
+        #expect(tables.subtracting(known).isEmpty, "\(tables.subtracting(known))")
+    }
+}

@@ -22,6 +22,7 @@ extension EngineCore {
 
     private func respond(to request: ControlRequest) -> ControlReply {
         do {
+            try checkOwner(request)
             switch request.method {
             case "status": return .result(status())
             case "dump": return .result(request["graph"]?.boolValue == true ? .object([("file", .string(exportedGraph()))]) : dump())
@@ -36,6 +37,8 @@ extension EngineCore {
                  "app.task", "device", "interrupt":
                 return sessionReply(applySession(try sessionAction(request), at: now))
             case "session.preferredBuffer": return try preferredBuffer(request)
+            case "session.get": return try sessionState(request)
+            case "program.attach": return try attach(request)
             case "remote": return try remote(request)
             case "apply": return try apply(request)
             case "reload": return try reload(request)

@@ -121,6 +121,7 @@ extension EngineCore {
             return !outside.contains { port in names.contains { $0 == port || port.hasPrefix($0 + ":") } }
         }
         keepRules()
+        routePrograms()
     }
 
     /// The rule that stands for the JACK connection `source -> destination`, if one does.

@@ -49,6 +49,7 @@ extension EngineCore {
                          ("rebuilt", .bool(LibraryFileIdentity(path: code.library).map { $0.description != code.identity } ?? false))])
             } ?? .null),
             ("session", session),
+            ("program", programJSON(app)),
         ])
     }
 

@@ -136,13 +136,18 @@ extension EngineCore {
                                            ("running", .bool(!(programs.clients[app] ?? []).isEmpty))])
     }
 
+    /// A program app none of whose processes is there now (for `iaa top`).
+    func programIsAway(_ app: App) -> Bool {
+        app.program != nil && (programs.clients[app.id] ?? []).isEmpty && programs.attached[app.id] == nil
+    }
+
     /// `status`'s `program` member of an app: null for a node app.
     func programJSON(_ app: App) -> ControlJSON {
         guard let binding = app.program else { return .null }
         let clients = programs.clients[app.id] ?? []
         return .object([
             ("jackClient", binding.jackClient.map(JSONValue.string) ?? .null),
-            ("running", .bool(!clients.isEmpty || programs.attached[app.id] != nil)),
+            ("running", .bool(!programIsAway(app))),
             ("directConnections", .string(binding.directConnections.rawValue)),
             ("clients", .array(clients.map { client in
                 .object([("name", .string(client.name)), ("pid", client.process.map { .number(Double($0.pid)) } ?? .null),

@@ -346,7 +346,8 @@ extension EngineCore {
             return .object([("id", .string(app.id)),
                             ("busy", .number((meter?.seconds ?? 0) / period)), ("peak", .number(peak)),
                             ("gain", .number(Double(backend.currentPlan?.slot(for: app.id)?.policyGainTargetValue ?? 1))),
-                            ("state", .string(state.map { $0.suspended ? "suspended" : $0.interrupted ? "interrupted" : $0.ducked ? "ducked" : $0.audible ? "audible" : "silent" } ?? "running"))])
+                            ("state", .string(programIsAway(app) ? "not running"
+                                : state.map { $0.suspended ? "suspended" : $0.interrupted ? "interrupted" : $0.ducked ? "ducked" : $0.audible ? "audible" : "silent" } ?? "running"))])
         }
         server.publish(JSONValue.object([
             ("t", .number(now)), ("period", .number(period)),

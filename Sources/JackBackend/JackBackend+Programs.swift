@@ -11,16 +11,8 @@ extension JackBackend {
 
     /// Every port `port` is connected to now (any client's), or [] when it does not exist.
     public func connections(of port: String) -> [String] {
-        guard let handle = jack_port_by_name(clientHandle, port),
-              let list = jack_port_get_all_connections(clientHandle, handle) else { return [] }
-        defer { jack_free(UnsafeMutableRawPointer(mutating: list)) }
-        var names: [String] = []
-        var cursor = list
-        while let name = cursor.pointee {
-            names.append(String(cString: name))
-            cursor += 1
-        }
-        return names
+        guard let handle = jack_port_by_name(clientHandle, port) else { return [] }
+        return Self.takeNames(jack_port_get_all_connections(clientHandle, handle))
     }
 
     /// The names of the clients that have ports now, in JACK's port order.
@@ -34,15 +26,14 @@ extension JackBackend {
     }
 
     private func portNames(pattern: String, flags: UInt) -> [String] {
-        guard let list = jack_get_ports(clientHandle, pattern, CJack_default_audio_type(), flags) else { return [] }
+        Self.takeNames(jack_get_ports(clientHandle, pattern, CJack_default_audio_type(), flags))
+    }
+
+    /// The names in a NULL-terminated list libjack allocated, which this frees.
+    static func takeNames(_ list: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> [String] {
+        guard let list else { return [] }
         defer { jack_free(UnsafeMutableRawPointer(mutating: list)) }
-        var names: [String] = []
-        var cursor = list
-        while let name = cursor.pointee {
-            names.append(String(cString: name))
-            cursor += 1
-        }
-        return names
+        return sequence(first: list) { $0 + 1 }.prefix { $0.pointee != nil }.map { String(cString: $0.pointee!) }
     }
 
     /// `text` as a POSIX extended regular expression matching itself (jack_get_ports takes one).

@@ -13,6 +13,10 @@ let package = Package(
         .library(name: "AudioGraph", targets: ["AudioGraph"]),
         .library(name: "Nodes", targets: ["Nodes"]),
         .library(name: "OfflineBackend", targets: ["OfflineBackend"]),
+        // The session library programs link to speak for their app (docs/programs.md):
+        // libiaa-session.so with iaa_session.h, and the Swift face on top.
+        .library(name: "iaa-session", type: .dynamic, targets: ["CIAASession"]),
+        .library(name: "IAASession", targets: ["IAASession"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -28,6 +32,9 @@ let package = Package(
         .systemLibrary(name: "CLiblo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         // The C header plugins compile against (and the Swift plugin export helper uses).
         .target(name: "IAAPluginABI"),
+        // The session library: a control-protocol client in C; json-c encodes and decodes its lines.
+        .target(name: "CIAASession", linkerSettings: [.linkedLibrary("json-c"), .linkedLibrary("pthread")]),
+        .target(name: "IAASession", dependencies: ["CIAASession"]),
         .target(name: "NodeKit", dependencies: ["IAAPluginABI"]),
         // The audio-session policy: a pure, deterministic state machine (imports nothing).
         .target(name: "AudioSession"),

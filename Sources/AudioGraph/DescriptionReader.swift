@@ -76,6 +76,7 @@ struct DescriptionReader {
         app.requires = object.strings("requires", &sink)
         app.backgroundModes = object.strings("backgroundModes", &sink)
         app.component = object.node("component", of: "object", &sink) { $0.members != nil }
+        app.program = object.node("program", of: "object", &sink) { $0.members != nil }
         app.state = object.string("state", &sink)
         app.name = object.string("name", &sink)
         app.displayName = object.string("displayName", &sink)
@@ -134,7 +135,8 @@ struct DescriptionReader {
     enum Keys {
         static let graph = ["$schema", "format", "name", "apps", "connections", "jack", "policy", "transport"]
         static let app = ["id", "role", "plugin", "params", "session", "entitlements", "requires", "backgroundModes",
-                          "component", "state", "name", "displayName", "pluginState"]
+                          "component", "program", "state", "name", "displayName", "pluginState"]
+        static let program = ["jackClient", "uid", "executable", "outputs", "inputs", "directConnections"]
         static let session = ["category", "mode", "options", "active"]
         static let policy = ["duckLevel", "rampTime", "backgroundTaskTime"]
         static let transport = ["tempo", "beatsPerBar", "playing", "timebaseMaster"]

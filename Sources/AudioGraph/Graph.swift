@@ -72,10 +72,12 @@ public struct App: Sendable {
     /// The Inter-App Audio component a node app publishes: the graph's `component`, else the
     /// node type's own.
     public let component: ComponentDescription?
+    /// Set for a program app: the outside process whose sound the app carries.
+    public let program: ProgramBinding?
 
     public init(id: String, role: AppRole, type: NodeType, configuration: NodeConfiguration,
                 parameters: [Float], layout: NodeLayout, session: AppSessionSetup? = nil,
-                component: ComponentDescription? = nil) {
+                component: ComponentDescription? = nil, program: ProgramBinding? = nil) {
         self.id = id
         self.role = role
         self.type = type
@@ -84,6 +86,7 @@ public struct App: Sendable {
         self.layout = layout
         self.session = session
         self.component = component ?? type.component
+        self.program = program
     }
 }
 

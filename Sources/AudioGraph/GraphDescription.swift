@@ -94,6 +94,8 @@ public struct AppDescription: Sendable {
     /// The Inter-App Audio `component` object as written; the ``Validator`` reads it (as it reads
     /// `session`), so that a description built in code is checked the same way.
     public var component: JSONNode?
+    /// The `program` object as written (a program app); the ``Validator`` reads it.
+    public var program: JSONNode?
     public var state: String?
     public var name: String?
     public var displayName: String?

@@ -85,4 +85,8 @@ public enum GraphErrorCode: String, Sendable, Hashable, CaseIterable {
     /// A grants file that someone other than its owner could change (StrictModes), or that is
     /// owned by another user.
     case insecureGrants
+    /// An app with both `plugin` and `program`, or a program app in an Inter-App Audio role.
+    case programConflict
+    /// A connection naming a program app's `play_K` or `capture_K`, which only the engine connects.
+    case programPort
 }

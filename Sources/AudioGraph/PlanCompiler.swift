@@ -73,7 +73,7 @@ public enum PlanCompiler {
                 }
                 inputs.initializeElement(at: inputCursor, to: InputMix(
                     mixBuffer: takeBuffer(), sourceStart: sourceStart, sourceCount: feeds.count,
-                    externalIndex: exposure.inputIndex[address] ?? -1))
+                    externalIndex: exposure.inputIndex[address] ?? -1, programEnd: app.layout.inputs[port].programEnd))
                 inputPointers.initializeElement(at: inputCursor, to: UnsafePointer(silence))
                 inputCursor += 1
             }

@@ -46,6 +46,9 @@ struct InputMix: BitwiseCopyable {
     let sourceCount: Int
     /// Index into the plan's `externalInputs`, or -1 when this input has no outside port.
     let externalIndex: Int
+    /// A program app's `play_K`: its outside port is the program itself, heard whatever the
+    /// microphone rule says about the app (``PortSpec/programEnd``).
+    let programEnd: Bool
 }
 
 /// One internal connection as seen by the input it feeds.

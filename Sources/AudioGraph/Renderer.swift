@@ -67,7 +67,7 @@ public enum Renderer {
     /// - Realtime: safe.
     @inline(__always)
     static func mixInput(_ input: InputMix, plan: borrowing RenderPlan, frames: Int, hearsOutside: Bool) -> UnsafePointer<Float> {
-        let external = hearsOutside && input.externalIndex >= 0 ? plan.externalInputs[input.externalIndex] : nil
+        let external = (hearsOutside || input.programEnd) && input.externalIndex >= 0 ? plan.externalInputs[input.externalIndex] : nil
         let total = input.sourceCount + (external == nil ? 0 : 1)
         if total == 0 { return UnsafePointer(plan.silence) }
         if total == 1 {

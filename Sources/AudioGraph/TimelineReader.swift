@@ -9,7 +9,7 @@ struct TimelineReader {
     /// The actions a timeline may `do`, with the fields each takes besides `at` and `do`.
     enum ActionName: String, CaseIterable {
         case setCategory, activate, deactivate, foreground, background, beginBackgroundTask, endBackgroundTask
-        case startAudio, stopAudio, interrupt, device, route
+        case startAudio, stopAudio, terminate, interrupt, device, route
         case midi, play, stop, setParam, connect, disconnect
 
         var fields: [String] {
@@ -25,7 +25,7 @@ struct TimelineReader {
             case .interrupt: ["type", "reason"]
             case .device: ["silent", "locked"]
             case .route: ["available"]
-            case .activate, .foreground, .background, .beginBackgroundTask, .endBackgroundTask, .stopAudio: ["app"]
+            case .activate, .foreground, .background, .beginBackgroundTask, .endBackgroundTask, .stopAudio, .terminate: ["app"]
             }
         }
     }
@@ -153,6 +153,8 @@ struct TimelineReader {
             return .startAudio(app: app, recording: recording ?? false)
         case .stopAudio:
             return app(object).map { .stopAudio(app: $0) }
+        case .terminate:
+            return app(object).map { .terminate(app: $0) }
         case .interrupt:
             return interruption(object)
         case .device:

@@ -75,6 +75,16 @@ extension Validator {
                 : connection.direction == .toExternal ? .output : .input
             for port in connection.ports { keys.insert(PortExposure.Key(app: port.app, direction: direction, port: port.port)) }
         }
+        // A program app's end is how the program reaches the graph at all.
+        for (index, app) in apps.enumerated() {
+            guard let layout = app.layout, app.program != nil else { continue }
+            for (port, spec) in layout.inputs.enumerated() where spec.programEnd {
+                keys.insert(PortExposure.Key(app: index, direction: .input, port: port))
+            }
+            for (port, spec) in layout.outputs.enumerated() where spec.programEnd {
+                keys.insert(PortExposure.Key(app: index, direction: .output, port: port))
+            }
+        }
         return keys
     }
 }

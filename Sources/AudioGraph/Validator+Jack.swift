@@ -62,7 +62,8 @@ extension Validator {
                        hint: outsideHint(fromText, toText) ?? "one end must be APP:PORT (apps: \(appIds.joined(separator: ", ")))")
             return
         case (.app(let index, let reference), .external(let endpoint)):
-            guard let ports = ports(of: index, reference, direction: .output, at: fromPointer, text: fromText) else { return }
+            guard let ports = ports(of: index, reference, direction: .output, at: fromPointer, text: fromText),
+                  !refuseProgramEnds(ports, output: true, at: fromPointer) else { return }
             resolved = ExternalConnection(ports: ports, direction: .toExternal, endpoint: endpoint)
         case (.external(let endpoint), .app(let index, let reference)):
             if let midi = apps[index].layout?.midiInputs.firstIndex(where: { $0.name == reference.port }) {
@@ -80,7 +81,8 @@ extension Validator {
                            hint: "connect it to an instrument's \"midi_in\", or use \"@capture\" for audio")
                 return
             }
-            guard let ports = ports(of: index, reference, direction: .input, at: toPointer, text: toText) else { return }
+            guard let ports = ports(of: index, reference, direction: .input, at: toPointer, text: toText),
+                  !refuseProgramEnds(ports, output: false, at: toPointer) else { return }
             resolved = ExternalConnection(ports: ports, direction: .fromExternal, endpoint: endpoint)
         }
         if externalConnections.contains(resolved) {

@@ -18,6 +18,7 @@ public struct Validator {
         let layout: NodeLayout?
         let session: AppSessionSetup?
         let component: ComponentDescription?
+        let program: ProgramBinding?
     }
 
     var sink: DiagnosticSink
@@ -96,7 +97,8 @@ public struct Validator {
         apps.compactMap { app in
             guard let id = app.id, let type = app.type, let layout = app.layout else { return nil }
             return App(id: id, role: app.role, type: type, configuration: app.configuration,
-                       parameters: app.parameters, layout: layout, session: app.session, component: app.component)
+                       parameters: app.parameters, layout: layout, session: app.session, component: app.component,
+                       program: app.program)
         }
     }
 
@@ -111,7 +113,8 @@ public struct Validator {
     private mutating func resolve(_ app: AppDescription) {
         let index = apps.count
         if app.id == nil { requireKey("id", of: app.pointer) }
-        if app.plugin == nil { requireKey("plugin", of: app.pointer) }
+        let isProgram = writesProgram(app)
+        if app.plugin == nil, !isProgram { requireKey("plugin", of: app.pointer) }
         let id = checkId(app)
         if let id, appIndex[id] == nil { appIndex[id] = index }
         var role = AppRole.app
@@ -125,7 +128,15 @@ public struct Validator {
             }
         }
         var type: NodeType?
-        if let plugin = app.plugin {
+        var program: ProgramBinding?
+        var programConfiguration = NodeConfiguration()
+        if isProgram {
+            (program, type, programConfiguration) = self.program(of: app, role: role)
+        } else if app.plugin == ProgramBinding.nodeTypeID {
+            sink.error(.programConflict, at: app.pointer + "/plugin",
+                       "\(ProgramBinding.nodeTypeID) is what a \"program\" block makes; it is not written as a plugin",
+                       hint: "write \"program\": { \"jackClient\": \"NAME\" } instead of \"plugin\"")
+        } else if let plugin = app.plugin {
             type = registry[plugin]
             var reported = false
             if type == nil, !plugin.hasPrefix("builtin:"), let resolver = registry.resolver {
@@ -142,13 +153,15 @@ public struct Validator {
                                ?? "known types: " + registry.ids.joined(separator: ", "))
             }
         }
-        let (configuration, parameters) = type.map { values(of: app, type: $0) } ?? (NodeConfiguration(), [])
+        let (configuration, parameters) = isProgram ? (programConfiguration, [])
+            : type.map { values(of: app, type: $0) } ?? (NodeConfiguration(), [])
         if let type { checkPluginEntitlements(of: app, id: id, type: type) }
         let session = sessionSetup(of: app, id: id, role: role, pluginRequests: !(type?.requestedEntitlements.isEmpty ?? true))
         let layout = type?.layout(configuration)
         let component = component(of: app, id: id, role: role, type: type, layout: layout)
         apps.append(ResolvedApp(id: id, role: role, type: type, configuration: configuration,
-                                parameters: parameters, layout: layout, session: session, component: component))
+                                parameters: parameters, layout: layout, session: session, component: component,
+                                program: program))
     }
 
     /// The id if it is present, well-formed and not taken; otherwise reports why.

@@ -12,6 +12,10 @@ public enum SessionAction: Sendable, Hashable {
     case startAudio(app: String, recording: Bool)
     /// The app stops its I/O (a player's pause) and keeps its session.
     case stopAudio(app: String)
+    /// The app's process ended (a program that exited, crashed or closed its connection while
+    /// its session was active): its audio stops and its session ends, and the apps it
+    /// interrupted are told as after `notifyOthersOnDeactivation`.
+    case terminate(app: String)
     /// A system interruption (a phone call) begins or ends.
     case interrupt(InterruptionType, reason: InterruptionReason)
     /// The Ring/Silent switch and the screen lock; nil leaves a flag as it is.
@@ -26,7 +30,7 @@ public enum SessionAction: Sendable, Hashable {
         switch self {
         case .setCategory(let app, _, _, _), .activate(let app), .deactivate(let app, _), .foreground(let app),
              .background(let app), .beginBackgroundTask(let app), .endBackgroundTask(let app),
-             .startAudio(let app, _), .stopAudio(let app):
+             .startAudio(let app, _), .stopAudio(let app), .terminate(let app):
             return app
         case .interrupt, .device, .route, .advanceTime:
             return nil

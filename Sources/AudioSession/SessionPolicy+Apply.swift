@@ -77,6 +77,11 @@ extension SessionPolicy {
             return (startAudio(i, recording: recording), [])
         case .stopAudio:
             stopAudio(i)
+        case .terminate:
+            // Apple ends a terminated app's session; that the apps it interrupted may resume is
+            // our choice where Apple is silent (nobody is left to deactivate without notifying).
+            stopAudio(i)
+            _ = deactivate(i, [.notifyOthersOnDeactivation])
         case .interrupt(let type, let reason):
             systemInterrupt(type, reason)
         case .device(let silent, let locked):

@@ -108,12 +108,17 @@ public final class ControlClient {
     }
 
     private func reply(to id: Int) throws(ControlSocketError) -> Result<ControlJSON, ControlError> {
-        guard let line = try readLine() else {
-            throw ControlSocketError(.protocolViolation, "the engine on \(path) closed the connection without replying")
-        }
-        guard let reply = try? ControlJSONParser.parse(line), reply.objectValue != nil else {
-            throw ControlSocketError(.protocolViolation, "the engine on \(path) sent a line that is not a JSON object")
-        }
+        var reply: ControlJSON
+        repeat {
+            guard let line = try readLine() else {
+                throw ControlSocketError(.protocolViolation, "the engine on \(path) closed the connection without replying")
+            }
+            guard let parsed = try? ControlJSONParser.parse(line), parsed.objectValue != nil else {
+                throw ControlSocketError(.protocolViolation, "the engine on \(path) sent a line that is not a JSON object")
+            }
+            reply = parsed
+            // A line without "id" belongs to a stream this connection follows (a program's events): not the reply.
+        } while reply["id"] == nil
         let replyID = reply["id"]
         // A null id is the server answering the connection itself (permissionDenied, tooManyConnections).
         guard replyID == .number(Double(id)) || replyID == .null else {

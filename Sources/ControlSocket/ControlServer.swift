@@ -51,8 +51,11 @@ public final class ControlServer: Sendable {
     ///     engine's own queue so socket requests serialize with its other control work.
     ///   - diagnostics: told about refused and dropped clients, for the engine's log.
     ///   - handler: answers one request; called on `queue`, one request at a time.
+    ///   - disconnected: told on `queue` that a connection closed (its id, as requests carry it),
+    ///     after the replies to everything it sent: the engine ends what a program held.
     public init(path: String, limits: Limits = Limits(), queue: DispatchQueue? = nil,
                 diagnostics: (@Sendable (String) -> Void)? = nil,
+                disconnected: (@Sendable (UInt64) -> Void)? = nil,
                 handler: @escaping @Sendable (ControlRequest) -> ControlReply) throws(ControlSocketError) {
         self.path = path
         try SocketLocation.preparePrivateDirectory(SocketLocation.directory(of: path))
@@ -80,7 +83,7 @@ public final class ControlServer: Sendable {
         }
         loop = IOLoop(listenFD: listenFD, wakeReadFD: pipeFDs[0], wakeWriteFD: pipeFDs[1], path: path, lock: lock,
                       limits: limits, queue: queue ?? DispatchQueue(label: "iaa.control"),
-                      diagnostics: diagnostics, handler: handler)
+                      diagnostics: diagnostics, disconnected: disconnected, handler: handler)
     }
 
     /// Stops serving and removes the socket (see ``stop()``).

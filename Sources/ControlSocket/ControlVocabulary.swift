@@ -8,6 +8,10 @@ public enum ControlMethod: String, CaseIterable, Sendable {
     case startAudio = "session.startAudio"
     case stopAudio = "session.stopAudio"
     case preferredBuffer = "session.preferredBuffer"
+    /// The calling program's app's session (programs; see "Programs" in PROTOCOL.md).
+    case sessionGet = "session.get"
+    /// Binds the connection to a program app; a stream private to that app follows.
+    case attach = "program.attach"
     case foreground = "app.foreground"
     case background = "app.background"
     case task = "app.task"

@@ -157,6 +157,10 @@ extension IOLoop {
         }
         connection.close()
         if let reason { diagnostics?("control socket: \(reason)") }
+        if let disconnected {
+            let id = connection.id
+            queue.async { disconnected(id) }
+        }
     }
 
     /// Closes connections whose lingering time is up (a refused client that never reads its error).

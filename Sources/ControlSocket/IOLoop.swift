@@ -22,6 +22,7 @@ final class IOLoop: @unchecked Sendable {
     let queue: DispatchQueue
     let handler: @Sendable (ControlRequest) -> ControlReply
     let diagnostics: (@Sendable (String) -> Void)?
+    let disconnected: (@Sendable (UInt64) -> Void)?
     let mailbox: ServerMailbox
     let uid = geteuid()
 
@@ -35,6 +36,7 @@ final class IOLoop: @unchecked Sendable {
 
     init(listenFD: Int32, wakeReadFD: Int32, wakeWriteFD: Int32, path: String, lock: SocketLock,
          limits: ControlServer.Limits, queue: DispatchQueue, diagnostics: (@Sendable (String) -> Void)?,
+         disconnected: (@Sendable (UInt64) -> Void)? = nil,
          handler: @escaping @Sendable (ControlRequest) -> ControlReply) {
         self.listenFD = listenFD
         self.wakeReadFD = wakeReadFD
@@ -44,6 +46,7 @@ final class IOLoop: @unchecked Sendable {
         self.limits = limits
         self.queue = queue
         self.diagnostics = diagnostics
+        self.disconnected = disconnected
         self.handler = handler
         self.mailbox = ServerMailbox(wakeFD: wakeWriteFD)
     }

@@ -59,13 +59,26 @@ extension EngineCore {
     }
 
     private func exported(_ app: App) -> JSONValue {
-        var pairs: [(String, JSONValue)] = [("id", .string(app.id)), ("role", .string(app.role.rawValue)),
-                                            ("plugin", .string(app.type.id))]
+        var pairs: [(String, JSONValue)] = [("id", .string(app.id)), ("role", .string(app.role.rawValue))]
+        if let program = app.program {
+            // The program block carries the channels; the node type is what it makes.
+            var block: [(String, JSONValue)] = []
+            if let client = program.jackClient { block.append(("jackClient", .string(client))) }
+            if let uid = program.uid { block.append(("uid", .number(Double(uid)))) }
+            if let executable = program.executable { block.append(("executable", .string(executable))) }
+            block += [("outputs", .number(Double(program.outputs))), ("inputs", .number(Double(program.inputs))),
+                      ("directConnections", .string(program.directConnections.rawValue))]
+            pairs.append(("program", .object(block)))
+        } else {
+            pairs.append(("plugin", .string(app.type.id)))
+        }
         let slot = backend.currentPlan?.slot(for: app.id)
         var params: [(String, JSONValue)] = app.type.parameters.enumerated().map { index, spec in
             (spec.name, .number(Double(slot?.parameterTarget(index) ?? app.parameters[index])))
         }
-        params += app.configuration.values.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }
+        if app.program == nil {
+            params += app.configuration.values.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }
+        }
         if !params.isEmpty { pairs.append(("params", .object(params))) }
         if let state = pluginState(of: app, slot: slot) { pairs.append(("pluginState", .string(state))) }
         if app.role == .node, let component = app.component {

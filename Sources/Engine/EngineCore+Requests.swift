@@ -25,6 +25,7 @@ extension EngineCore {
             guard let method = ControlMethod(rawValue: request.method) else {
                 return .error(code: EngineErrorCode.unknownMethod.rawValue, message: "no method \"\(request.method)\"", field: "method")
             }
+            try checkOwner(request)
             switch method {
             case .status: return .result(status())
             case .dump: return .result(request["graph"]?.boolValue == true ? .object([("file", .string(exportedGraph()))]) : dump())
@@ -35,6 +36,8 @@ extension EngineCore {
             case .get: return try getParameters(request)
             case .set: return try setParameter(request)
             case .preferredBuffer: return try preferredBuffer(request)
+            case .sessionGet: return try sessionState(request)
+            case .attach: return try attach(request)
             case .remote: return try remote(request)
             case .apply: return try apply(request)
             case .reload: return try reload(request)

@@ -121,6 +121,7 @@ extension EngineCore {
             return !outside.contains { port in names.contains { $0 == port || port.hasPrefix($0 + ":") } }
         }
         keepRules()
+        routePrograms()
     }
 
     /// The rule that stands for the JACK connection `source -> destination`, if one does.
@@ -167,11 +168,14 @@ extension EngineCore {
         let states = ruleStates()
         var byRule: [[String]: String] = [:]
         for state in states { for pair in state.pairs { byRule[[pair.source, pair.destination]] = state.rule } }
+        var routedBy: [[String]: String] = [:]
+        for (app, clients) in programs.clients { for client in clients { for pair in client.routed { routedBy[pair] = app } } }
         let connections: [ControlJSON] = backend.ports().flatMap { port in
             port.connections.map { other in
                 let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
                 return .object([("from", .string(from)), ("to", .string(to)),
-                                ("rule", byRule[[from, to]].map(JSONValue.string) ?? .null)])
+                                ("rule", byRule[[from, to]].map(JSONValue.string) ?? .null),
+                                ("program", routedBy[[from, to]].map(JSONValue.string) ?? .null)])
             }
         }
         let rules: [ControlJSON] = states.map { state in

@@ -51,6 +51,7 @@ extension EngineCore {
             } ?? .null),
             ("outputs", outputsJSON(app.id)),
             ("session", session),
+            ("program", programJSON(app)),
         ])
     }
 

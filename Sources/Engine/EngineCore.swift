@@ -51,6 +51,8 @@ final class EngineCore: @unchecked Sendable {
     /// (a program's ports exist before it activates, and JACK refuses connections until then),
     /// warned about once they keep failing.
     var ruleFailures: [[String]: (since: Double, warned: Bool)] = [:]
+    /// The outside processes behind program apps (docs/programs.md).
+    var programs = ProgramRoster()
 
     var graph: Graph { sessions.graph }
 
@@ -140,6 +142,7 @@ final class EngineCore: @unchecked Sendable {
         announceXruns(at: time)
         // Twice a second: a refused rule connection is tried again (see `ruleFailures`).
         if !ruleFailures.isEmpty, Int(time * 10) % 5 == 0 { keepRules() }
+        if programs.retryDue, Int(time * 10) % 5 == 0 { routePrograms() }
         guard let plan = backend.currentPlan else { return }
         for app in plan.slotAppIDs where !faultsReported.contains(app) {
             guard let slot = plan.slot(for: app), slot.isFaulted else { continue }
@@ -188,6 +191,7 @@ final class EngineCore: @unchecked Sendable {
         for event in events {
             let line = JSONValue.object([("t", .number(now)), ("event", SessionLog.payload(event))])
             server?.publish(line, topic: "events")
+            server?.publish(line, topic: Self.programTopic(event.app))
             StandardError.write("iaa: event: \(SessionLog.payload(event).text)")
         }
     }
@@ -198,6 +202,7 @@ final class EngineCore: @unchecked Sendable {
         let ours = ownConnections.remove([source, destination]) != nil
         if connected { liveConnections.insert([source, destination]) } else { liveConnections.remove([source, destination]) }
         if !connected, !ours { ruleConnectionRemoved(source, destination) }
+        if connected, !ours { programConnectionMade(source, destination) }
         server?.publish(JSONValue.object([
             ("t", .number(now)),
             ("connection", .object([("from", .string(source)), ("to", .string(destination)), ("connected", .bool(connected)),
@@ -253,6 +258,10 @@ final class EngineCore: @unchecked Sendable {
             queue.async { self.connectionChanged(source: source, destination: destination, connected: connected) }
         }
         backend.onBufferSizeChange = { [self] frames in queue.async { self.bufferSizeChanged(to: frames) } }
+        backend.onClientGone = { [self] name in queue.async { self.programClientGone(name) } }
+        backend.onOutsideConnection = { [self] source, destination in
+            queue.async { self.programConnectionMade(source, destination) }
+        }
         backend.onRegistration = { [self] name in
             appeared.withLock { $0.append(name) }
             guard !rulesDue.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -297,6 +306,10 @@ final class EngineCore: @unchecked Sendable {
         let remembered = liveConnections
         liveConnections = []
         for warning in connectExternals(graph.externalConnections) { StandardError.warning("\(warning)") }
+        // The programs are clients of the new server too, when they come back: found afresh.
+        programs.clients = [:]
+        programs.refused = [:]
+        routePrograms()
         for pair in remembered {
             noteOwnConnection(pair[0], pair[1])
             if case .failed(let why) = newBackend.connect(pair[0], pair[1]).result {
@@ -333,7 +346,8 @@ extension EngineCore {
             return .object([("id", .string(app.id)),
                             ("busy", .number((meter?.seconds ?? 0) / period)), ("peak", .number(peak)),
                             ("gain", .number(Double(backend.currentPlan?.slot(for: app.id)?.policyGainTargetValue ?? 1))),
-                            ("state", .string(state.map { $0.suspended ? "suspended" : $0.interrupted ? "interrupted" : $0.ducked ? "ducked" : $0.audible ? "audible" : "silent" } ?? "running"))])
+                            ("state", .string(programIsAway(app) ? "not running"
+                                : state.map { $0.suspended ? "suspended" : $0.interrupted ? "interrupted" : $0.ducked ? "ducked" : $0.audible ? "audible" : "silent" } ?? "running"))])
         }
         server.publish(JSONValue.object([
             ("t", .number(now)), ("period", .number(period)),

@@ -91,10 +91,12 @@ public struct LiveEngine {
             core.queue.sync {
                 for warning in core.connectExternals(graph.externalConnections) { StandardError.warning("\(warning)") }
                 core.publish(startEvents)
+                core.routePrograms()
             }
             let path = options.socketPath ?? ControlServer.defaultPath(client: backend.clientName)
             let server = try ControlServer(path: path, queue: core.queue,
                                            diagnostics: { StandardError.write("iaa: control: \($0)", level: .warning) },
+                                           disconnected: { [core] connection in core.connectionClosed(connection) },
                                            handler: { [core] request in core.handle(request) })
             core.queue.sync { core.server = server }
             if options.watchLibraries {

@@ -28,6 +28,12 @@ public enum EngineErrorCode: String, CaseIterable, Sendable {
     case libraryChanged
     /// The rebuilt library's `create` refused.
     case createFailed
+    /// A connection attached to a program app acts beyond that app (`field`: `app` or `method`).
+    case notOwner
+    /// `program.attach` for an app that is not a program app.
+    case notAProgram
+    /// `program.attach` for an app another process speaks for already.
+    case appInUse
     /// Anything the engine did not expect (a bug; the message says what).
     case `internal`
 }

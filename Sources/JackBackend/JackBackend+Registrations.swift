@@ -15,8 +15,13 @@ extension JackBackend {
             backend.onRegistration?(String(cString: name))
         }, me)
         jack_set_client_registration_callback(clientHandle, { name, registered, arg in
-            guard let arg, let name, registered != 0 else { return }
-            Unmanaged<JackBackend>.fromOpaque(arg).takeUnretainedValue().onRegistration?(String(cString: name))
+            guard let arg, let name else { return }
+            let backend = Unmanaged<JackBackend>.fromOpaque(arg).takeUnretainedValue()
+            if registered != 0 {
+                backend.onRegistration?(String(cString: name))
+            } else {
+                backend.onClientGone?(String(cString: name))
+            }
         }, me)
     }
 

@@ -34,6 +34,13 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
     /// a client appears (its name). It must only note the fact: a server request from that thread
     /// (`jack_connect`, `jack_port_by_name`) can deadlock jack2. Set before `activate`.
     public var onRegistration: (@Sendable (String) -> Void)?
+    /// Called on JACK's notification thread when a client leaves the server (its name), under the
+    /// same rule as `onRegistration`. Set before `activate`.
+    public var onClientGone: (@Sendable (String) -> Void)?
+    /// Called on JACK's notification thread when two ports that are not ours are connected
+    /// (source, destination): a program may be wiring itself past the engine. Same rule as
+    /// `onRegistration`. Set before `activate`.
+    public var onOutsideConnection: (@Sendable (String, String) -> Void)?
 
     /// Opens the client with an exact name and never starts a server: JACK would otherwise rename a second `iaa` to `iaa-01` and break every connection.
     public init(clientName: String, serverName: String?, probe: RealtimeProbe = .disabled) throws(JackError) {
@@ -243,7 +250,14 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
                     ours = true
                 }
             }
-            guard ours, let report = backend.onConnectionChange,
+            if !ours {
+                guard connected != 0, let report = backend.onOutsideConnection,
+                      let source = jack_port_by_id(backend.client, a), let destination = jack_port_by_id(backend.client, b),
+                      let sourceName = jack_port_name(source), let destinationName = jack_port_name(destination) else { return }
+                report(String(cString: sourceName), String(cString: destinationName))
+                return
+            }
+            guard let report = backend.onConnectionChange,
                   let source = jack_port_by_id(backend.client, a), let destination = jack_port_by_id(backend.client, b),
                   let sourceName = jack_port_name(source), let destinationName = jack_port_name(destination) else { return }
             report(String(cString: sourceName), String(cString: destinationName), connected != 0)

@@ -14,14 +14,19 @@ public struct PortSpec: Sendable, Hashable {
     /// An input that reads what its sources rendered in the previous cycle: a host's effect
     /// return, so that host → effect → host is not a cycle (it costs one period of latency).
     public let readsPreviousCycle: Bool
+    /// A program app's end of the route (`play_K`, `capture_K`): only the engine connects it, to
+    /// the outside program's own JACK ports. Always a JACK port; the graph may not name it; as an
+    /// input it always hears its JACK port (it is the program's sound, not a microphone).
+    public let programEnd: Bool
 
     public init(name: String, displayName: String? = nil, direction: Direction, group: String? = nil,
-                readsPreviousCycle: Bool = false) {
+                readsPreviousCycle: Bool = false, programEnd: Bool = false) {
         self.name = name
         self.displayName = displayName ?? name
         self.direction = direction
         self.group = group
         self.readsPreviousCycle = readsPreviousCycle
+        self.programEnd = programEnd
     }
 
     public static func input(_ name: String, _ displayName: String? = nil, group: String? = nil,

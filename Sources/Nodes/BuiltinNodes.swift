@@ -16,6 +16,7 @@ public enum BuiltinNodes {
         LowpassNode.nodeType,
         StepSequencerNode.nodeType,
         HostMixerNode.nodeType,
+        ProgramNode.nodeType,
     ]
 
     /// A registry holding exactly ``types``; the engine adds plugin types to a copy of it.

@@ -80,6 +80,10 @@ struct StatusTree {
             row = Row(foreground: row.foreground, number: number, id: id, description: row.description,
                       state: row.state + "   out " + readings.joined(separator: " "))
         }
+        if let program = programText(app["program"]) {
+            row = Row(foreground: row.foreground, number: number, id: id, description: row.description,
+                      state: row.state + "   " + program)
+        }
         // A node the engine stopped running says so before anything else: `bypassed (deadline)`.
         guard let fault = app["fault"], let action = fault["action"]?.stringValue else { return row }
         let kind = fault["kind"]?.stringValue == "deadline" ? "deadline" : "NaN/Inf"
@@ -125,6 +129,26 @@ struct StatusTree {
         return "inactive"
     }
 
+    /// A program app's process: `program mpv-01 pid 4242 (2 ports routed), session pid 4242`, or
+    /// `program not running (waiting for mpv*)`, and the clients refused.
+    private static func programText(_ program: ControlJSON?) -> String? {
+        guard let program, program.objectValue != nil else { return nil }
+        var words: [String] = []
+        let clients = program["clients"]?.elements ?? []
+        for client in clients {
+            let pid = client["pid"]?.intValue.map { " pid \($0)" } ?? ""
+            let routed = client["ports"]?.elements.count ?? 0
+            words.append("\(client["name"]?.plainText ?? "?")\(pid) (\(routed) \(routed == 1 ? "port" : "ports") routed)")
+        }
+        if let attached = program["attached"]?.intValue { words.append("session pid \(attached)") }
+        var text = words.isEmpty
+            ? Output.styled("program not running", .dim) + (program["jackClient"]?.stringValue.map { " (waiting for \($0))" } ?? "")
+            : "program " + words.joined(separator: ", ")
+        let refused = program["refused"]?.elements.compactMap { $0["name"]?.stringValue } ?? []
+        if !refused.isEmpty { text += "   " + Output.styled("refused " + refused.joined(separator: ", "), .red) }
+        return text
+    }
+
     private static func gainText(_ gain: ControlJSON?) -> String {
         gain?.doubleValue.map { "   gain " + Output.fixed($0, decimals: 2) } ?? ""
     }
@@ -144,7 +168,7 @@ struct StatusTree {
         guard let connections = status["jackConnections"]?.elements, let rules = status["rules"]?.elements else { return [] }
         var rows = connections.map { connection in
             ("\(connection["from"]?.plainText ?? "?") -> \(connection["to"]?.plainText ?? "?")",
-             connection["rule"]?.stringValue == nil ? "outside" : "rule")
+             connection["program"]?.stringValue.map { "program app \($0)" } ?? (connection["rule"]?.stringValue == nil ? "outside" : "rule"))
         }
         for rule in rules where rule["state"]?.stringValue != "made" {
             let name = rule["rule"]?.plainText ?? "?"

@@ -29,6 +29,17 @@ extension TestSupport {
                      return NodeLayout(inputs: (1...max(1, count)).map { .input("in_\($0)") }, outputs: [.output("out")])
                  },
                  make: { _ in CopyNode() }),
+        NodeType(id: "builtin:program", displayName: "Program", summary: "An outside program's sound.",
+                 configuration: [ConfigurationSpec(name: "outputs", range: 1...16, defaultValue: 2),
+                                 ConfigurationSpec(name: "inputs", range: 0...16, defaultValue: 0)],
+                 layout: { configuration in
+                     let outputs = configuration.value("outputs", default: 2), inputs = configuration.value("inputs", default: 0)
+                     let plays = (1...outputs).map { PortSpec(name: "play_\($0)", direction: .input, programEnd: true) }
+                     let captures = (0..<inputs).map { PortSpec(name: "capture_\($0 + 1)", direction: .output, programEnd: true) }
+                     return NodeLayout(inputs: plays + (0..<inputs).map { .input("in_\($0 + 1)") },
+                                       outputs: (1...outputs).map { .output("out_\($0)") } + captures)
+                 },
+                 make: { _ in CopyNode() }),
         NodeType(id: "builtin:passthrough", displayName: "Passthrough", summary: "Copies.",
                  layout: { _ in NodeLayout(inputs: [.input("in")], outputs: [.output("out")]) },
                  make: { _ in CopyNode() }),

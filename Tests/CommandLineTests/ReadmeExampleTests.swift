@@ -58,9 +58,11 @@ struct ReadmeExampleTests {
         default:
             // One app, as the audio-session and Inter-App Audio sections show them.
             let id = try #require(object["id"] as? String, "README block \(index) is neither a graph, a grants file nor an app:\n\(block)")
+            // A program app's sound leaves at out_1 (docs/programs.md); a node's at out.
+            let output = object["program"] == nil ? "out" : "out_1"
             let graph = """
                 { "format": "iaa-graph/1", "name": "readme-\(index)", "apps": [\(json)],
-                  "jack": { "connections": [{ "from": "\(id):out", "to": "@playback" }] } }
+                  "jack": { "connections": [{ "from": "\(id):\(output)", "to": "@playback" }] } }
                 """
             try graph.write(toFile: file, atomically: true, encoding: .utf8)
             return [file]

@@ -40,7 +40,9 @@ extension JackIntegration {
 
         @Test("a release build makes zero heap allocations and zero retains on the audio thread while a graph plays",
               arguments: [("graphs/demo.json", "tone-gain.in"), ("graphs/headunit.json", "speakers.in_1"),
-                          ("graphs/studio.json", "filter.in"), ("graphs/effects.json", "lowpass.input")])
+                          ("graphs/studio.json", "filter.in"), ("graphs/effects.json", "lowpass.input"),
+                          // A program app's end, fed from outside as a program feeds it.
+                          ("graphs/programs.json", "music.play_1")])
         func releaseBuildIsClean(graph: String, input: String) throws {
             let counts = try playAndCount(binary: JackHarness.releaseBinary, client: "t-rt", graph: graph, connect: input)
             #expect(counts.cycles > 100, "only \(counts.cycles) cycles ran")
@@ -56,7 +58,7 @@ extension JackIntegration {
         }
 
         @Test("offline rendering of the same plans, with their timelines, is clean too (release build)",
-              arguments: ["demo", "headunit", "studio", "effects"])
+              arguments: ["demo", "headunit", "studio", "effects", "programs"])
         func offlineRenderIsClean(name: String) throws {
             let library = try Self.buildCounter()
             let directory = try JackHarness.temporaryDirectory()

@@ -4,11 +4,11 @@ import Nodes
 
 @Suite("BuiltinNodes")
 struct BuiltinNodesTests {
-    @Test("the registry holds exactly the eleven built-in types")
+    @Test("the registry holds exactly the twelve built-in types")
     func ids() {
         let expected = ["builtin:delay", "builtin:filter", "builtin:gain", "builtin:host-mixer", "builtin:lowpass",
                         "builtin:mixer", "builtin:noise", "builtin:oscillator", "builtin:passthrough", "builtin:poly-synth",
-                        "builtin:step-sequencer"]
+                        "builtin:program", "builtin:step-sequencer"]
         #expect(BuiltinNodes.types.map(\.id).sorted() == expected)
         #expect(BuiltinNodes.registry.ids == expected)
         #expect(BuiltinNodes.registry["builtin:gain"]?.displayName == "Gain")
@@ -25,6 +25,11 @@ struct BuiltinNodesTests {
             #expect(layout.outputs.map(\.name) == ["out_L", "out_R"])
             #expect(layout.outputs.allSatisfy { $0.group == "out" })
             #expect(layout.inputs.allSatisfy { $0.group == "in" })
+        } else if id == "builtin:program" {
+            // A program app's: what the program plays (stereo by default) and its ends.
+            #expect(layout.outputs.map(\.name) == ["out_1", "out_2"])
+            #expect(layout.inputs.map(\.name) == ["play_1", "play_2"])
+            #expect(layout.inputs.allSatisfy { $0.programEnd })
         } else {
             #expect(layout.outputs.map(\.name) == ["out"])
             #expect(layout.outputs.map(\.displayName) == ["Output"])

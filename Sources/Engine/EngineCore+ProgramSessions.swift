@@ -1,0 +1,99 @@
+import AudioGraph
+import AudioSession
+import ControlSocket
+
+/// Programs speaking for their apps over the control socket (the session library): attaching by
+/// identity, one owner per app, and a session that ends with its program. The session requests
+/// themselves are the ordinary ones (`session.activate`…), decoded by `sessionAction` and applied
+/// by the one `SessionController`, like the command line's and the timelines'.
+extension EngineCore {
+    /// What a connection attached to an app may still ask: reading, and acting for its own app.
+    enum OwnedRequest {
+        case read
+        case ownApp
+        case refused
+    }
+
+    static func ownership(of method: ControlMethod?) -> OwnedRequest {
+        switch method {
+        case .status?, .dump?, .ports?, .graph?, .get?, .events?, .top?: return .read
+        case .setCategory?, .activate?, .deactivate?, .startAudio?, .stopAudio?, .sessionGet?, .preferredBuffer?,
+             .foreground?, .background?, .task?, .attach?:
+            return .ownApp
+        default: return .refused
+        }
+    }
+
+    /// Refuses a request from a connection attached to an app when it acts beyond that app.
+    /// Connections that attached to nothing (the command line) act for the engine's user, as before.
+    func checkOwner(_ request: ControlRequest) throws {
+        guard let owned = programs.app(ofConnection: request.connection) else { return }
+        let named = request["app"]?.stringValue
+        switch Self.ownership(of: ControlMethod(rawValue: request.method)) {
+        case .read: return
+        case .ownApp where named == nil || named == owned: return
+        case .ownApp:
+            throw RequestError(.notOwner, "this connection speaks for app \"\(owned)\" (program.attach); it cannot act for app \"\(named ?? "")\"",
+                               field: "app")
+        case .refused:
+            throw RequestError(.notOwner, "this connection speaks for app \"\(owned)\" (program.attach); \"\(request.method)\" acts beyond its own session",
+                               field: "method")
+        }
+    }
+
+    /// `program.attach`: binds the connection to a program app its process may be, and turns it
+    /// into the stream of that app's session events.
+    func attach(_ request: ControlRequest) throws -> ControlReply {
+        let (_, app) = try self.app(request)
+        guard let binding = app.program else {
+            let names = graph.apps.filter { $0.program != nil }.map(\.id)
+            throw RequestError(.notAProgram, "app \"\(app.id)\" runs in the engine, not in a program (program apps: \(names.isEmpty ? "none" : names.joined(separator: ", ")))",
+                               field: "app")
+        }
+        if let owned = programs.app(ofConnection: request.connection) {
+            throw RequestError(.notOwner, "this connection already speaks for app \"\(owned)\"", field: "app")
+        }
+        let process = ProcessIdentity(pid: request.peer.pid, uid: request.peer.uid,
+                                      executable: ProcessIdentity(pid: request.peer.pid).executable)
+        if let reason = binding.refusal(uid: process.uid, executable: process.executable) {
+            publish(.programRefused, app: app.id, [("pid", .number(Double(process.pid))), ("reason", .string(reason))])
+            throw RequestError(.notOwner, "process \(process.pid) may not speak for app \"\(app.id)\": \(reason)", field: "app")
+        }
+        if let holder = programs.attached[app.id] {
+            throw RequestError(.appInUse, "process \(holder.process.pid) speaks for app \"\(app.id)\" already; one program at a time",
+                               field: "app")
+        }
+        programs.attached[app.id] = .init(connection: request.connection, process: process)
+        publish(.programAttached, app: app.id, [("pid", .number(Double(process.pid))),
+                                                ("executable", process.executable.map(JSONValue.string) ?? .null)])
+        return .stream(topic: Self.programTopic(app.id), initial: .object([
+            ("app", .string(app.id)), ("pid", .number(Double(process.pid))), ("session", sessionJSON(app.id)),
+        ]))
+    }
+
+    /// `session.get`: one app's session as it is now.
+    func sessionState(_ request: ControlRequest) throws -> ControlReply {
+        let (_, app) = try self.app(request)
+        guard sessions.policy.state(of: app.id) != nil else {
+            throw RequestError(GraphErrorCode.unmanagedApp, "app \"\(app.id)\" has no session", field: "app")
+        }
+        return .result(.object([("app", .string(app.id)), ("session", sessionJSON(app.id))]))
+    }
+
+    private func sessionJSON(_ id: String) -> ControlJSON {
+        sessions.policy.state(of: id).map(SessionLog.state) ?? .null
+    }
+
+    /// The stream topic of the program speaking for `app`: its own session events.
+    static func programTopic(_ app: String) -> String { "program:" + app }
+
+    /// A control connection closed: when it spoke for an app, the app's program is gone, and its
+    /// session is terminated as Apple ends a killed app's (the apps it interrupted are told).
+    func connectionClosed(_ connection: UInt64) {
+        guard let app = programs.app(ofConnection: connection), let attachment = programs.attached.removeValue(forKey: app) else { return }
+        let wasActive = sessions.policy.state(of: app)?.active ?? false
+        publish(.programDetached, app: app, [("pid", .number(Double(attachment.process.pid))), ("wasActive", .bool(wasActive))])
+        guard sessions.policy.state(of: app) != nil else { return }
+        publish(applySession(.terminate(app: app), at: now).events)
+    }
+}

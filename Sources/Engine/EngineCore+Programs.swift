@@ -1,0 +1,164 @@
+import AudioGraph
+import ControlSocket
+import JackBackend
+
+/// Program apps on the JACK side (docs/programs.md): outside clients found by name, checked by
+/// process, wired through their app's `play_K`/`capture_K`, kept from bypassing the engine, and
+/// forgotten when they leave. JACK's notifications only queue these passes (see `adopt`).
+extension EngineCore {
+    /// What the events stream says about programs.
+    enum ProgramEvent: String {
+        case programRouted, programRefused, programBypassUndone, programExited, programAttached, programDetached
+    }
+
+    /// Publishes one program event (`{"t", "event": {"app", "name", …}}`) and logs it on stderr.
+    func publish(_ event: ProgramEvent, app: String, _ fields: [(String, JSONValue)]) {
+        let payload = JSONValue.object([("app", .string(app)), ("name", .string(event.rawValue))] + fields)
+        server?.publish(JSONValue.object([("t", .number(now)), ("event", payload)]), topic: "events")
+        StandardError.write("iaa: event: \(payload.text)")
+    }
+
+    /// Finds, checks and wires every client that matches a program app now. Idempotent: a pass
+    /// after any registration makes what is missing (a program registers ports as it goes).
+    func routePrograms() {
+        programs.retryDue = false
+        let programApps = graph.apps.filter { $0.program?.jackClient != nil }
+        guard !programApps.isEmpty else { return }
+        let clients = backend.clientsWithPorts().filter { $0 != clientName }
+        for app in programApps {
+            guard let binding = app.program else { continue }
+            for client in clients where binding.matches(client: client) {
+                if !programs.isKnown(client, app: app.id) { admit(client, to: app, binding) }
+                guard let index = programs.clients[app.id]?.firstIndex(where: { $0.name == client }) else { continue }
+                wire(app, clientIndex: index, binding)
+            }
+        }
+    }
+
+    /// Binds a newly seen client to `app`, or refuses it when its process may not be the app.
+    private func admit(_ client: String, to app: App, _ binding: ProgramBinding) {
+        let process = ProcessIdentity.ofJackClient(client)
+        var reason: String?
+        if binding.uid != nil || binding.executable != nil {
+            if let process {
+                reason = binding.refusal(uid: process.uid, executable: process.executable)
+            } else {
+                reason = "its process cannot be found (no jack2 notification socket for it), and the app names a uid or executable"
+            }
+        }
+        let pid: JSONValue = process.map { .number(Double($0.pid)) } ?? .null
+        if let reason {
+            programs.refused[app.id, default: []].append(.init(name: client, pid: process?.pid, reason: reason))
+            publish(.programRefused, app: app.id, [("client", .string(client)), ("pid", pid),
+                                                   ("reason", .string("JACK client \"\(client)\" may not be app \"\(app.id)\": \(reason)"))])
+            return
+        }
+        programs.clients[app.id, default: []].append(.init(name: client, process: process))
+    }
+
+    /// Connects a bound client's ports to the app's ends and undoes its bypass connections.
+    private func wire(_ app: App, clientIndex: Int, _ binding: ProgramBinding) {
+        guard var client = programs.clients[app.id]?[clientIndex] else { return }
+        let ports = backend.audioPorts(ofClient: client.name)
+        let ends = programEnds(of: app)
+        var made: [[String]] = []
+        let pairs = PortPairing.pairs(ports.outputs, ends.plays).map { [$0, $1] }
+            + PortPairing.pairs(ends.captures, ports.inputs).map { [$0, $1] }
+        for pair in pairs where !backend.isConnected(pair[0], pair[1]) {
+            noteOwnConnection(pair[0], pair[1])
+            if case .failed = backend.connect(pair[0], pair[1]).result {
+                forgetOwnConnection(pair[0], pair[1])
+                programs.retryDue = true
+            } else {
+                made.append(pair)
+            }
+        }
+        let paired = Set(pairs.flatMap { $0 })
+        client.unrouted = (ports.outputs + ports.inputs).filter { !paired.contains($0) }
+        client.routed = pairs.filter { backend.isConnected($0[0], $0[1]) }
+        programs.clients[app.id]?[clientIndex] = client
+        if !made.isEmpty {
+            publish(.programRouted, app: app.id, [
+                ("client", .string(client.name)), ("pid", client.process.map { .number(Double($0.pid)) } ?? .null),
+                ("connections", .array(made.map { .object([("from", .string($0[0])), ("to", .string($0[1]))]) })),
+                ("unrouted", .array(client.unrouted.map(JSONValue.string))),
+            ])
+        }
+        guard binding.directConnections == .undo else { return }
+        let allowed = Set(ends.plays + ends.captures)
+        for port in ports.outputs + ports.inputs {
+            for other in backend.connections(of: port) where !allowed.contains(other) {
+                let (from, to) = ports.outputs.contains(port) ? (port, other) : (other, port)
+                undoBypass(from, to, app: app.id, client: client.name)
+            }
+        }
+    }
+
+    /// The app's JACK ports at the program's end: `play_K` (inputs) and `capture_K` (outputs).
+    func programEnds(of app: App) -> (plays: [String], captures: [String]) {
+        (app.layout.inputs.filter(\.programEnd).map { backend.fullName("\(app.id).\($0.name)") },
+         app.layout.outputs.filter(\.programEnd).map { backend.fullName("\(app.id).\($0.name)") })
+    }
+
+    /// A connection was made that involves a bound program's port: undone unless it is the
+    /// program's route or the app allows direct connections.
+    func programConnectionMade(_ source: String, _ destination: String) {
+        for (port, other) in [(source, destination), (destination, source)] {
+            guard let colon = port.firstIndex(of: ":") else { continue }
+            let client = String(port[..<colon])
+            guard let appID = programs.app(ofClient: client), let index = graph.appIndex(appID),
+                  graph.apps[index].program?.directConnections == .undo else { continue }
+            let ends = programEnds(of: graph.apps[index])
+            guard !ends.plays.contains(other), !ends.captures.contains(other) else { continue }
+            undoBypass(source, destination, app: appID, client: client)
+            return
+        }
+    }
+
+    private func undoBypass(_ source: String, _ destination: String, app: String, client: String) {
+        let ours = [source, destination].contains { $0.hasPrefix(clientName + ":") }
+        if ours { noteOwnConnection(source, destination) }
+        guard backend.disconnect(source, destination) else {
+            if ours { forgetOwnConnection(source, destination) }
+            return
+        }
+        publish(.programBypassUndone, app: app, [
+            ("client", .string(client)), ("from", .string(source)), ("to", .string(destination)),
+            ("reason", .string("program app \"\(app)\" is heard only through its session; set \"directConnections\": \"allow\" in its program block to permit this")),
+        ])
+    }
+
+    /// A client left the server: if it was a program's, the app forgets it (not running once
+    /// none is left); nothing else changes.
+    func programClientGone(_ name: String) {
+        guard let (app, client) = programs.remove(client: name) else { return }
+        publish(.programExited, app: app, [("client", .string(name)), ("pid", client.process.map { .number(Double($0.pid)) } ?? .null),
+                                           ("running", .bool(!(programs.clients[app] ?? []).isEmpty))])
+    }
+
+    /// A program app none of whose processes is there now (for `iaa top`).
+    func programIsAway(_ app: App) -> Bool {
+        app.program != nil && (programs.clients[app.id] ?? []).isEmpty && programs.attached[app.id] == nil
+    }
+
+    /// `status`'s `program` member of an app: null for a node app.
+    func programJSON(_ app: App) -> ControlJSON {
+        guard let binding = app.program else { return .null }
+        let clients = programs.clients[app.id] ?? []
+        return .object([
+            ("jackClient", binding.jackClient.map(JSONValue.string) ?? .null),
+            ("running", .bool(!programIsAway(app))),
+            ("directConnections", .string(binding.directConnections.rawValue)),
+            ("clients", .array(clients.map { client in
+                .object([("name", .string(client.name)), ("pid", client.process.map { .number(Double($0.pid)) } ?? .null),
+                         ("ports", .array(client.routed.map { .object([("from", .string($0[0])), ("to", .string($0[1]))]) })),
+                         ("unrouted", .array(client.unrouted.map(JSONValue.string)))])
+            })),
+            ("refused", .array((programs.refused[app.id] ?? []).map { refusal in
+                .object([("name", .string(refusal.name)), ("pid", refusal.pid.map { .number(Double($0)) } ?? .null),
+                         ("reason", .string(refusal.reason))])
+            })),
+            ("attached", programs.attached[app.id].map { .number(Double($0.process.pid)) } ?? .null),
+        ])
+    }
+}

@@ -1,0 +1,57 @@
+/// The engine's knowledge of the outside processes behind program apps: which JACK clients are
+/// bound to which app and how they are wired, which were refused, and which control connection
+/// speaks for each app. Control side only (the control queue).
+struct ProgramRoster {
+    /// A JACK client bound to a program app.
+    struct Client {
+        let name: String
+        let process: ProcessIdentity?
+        /// The connections the engine made for it: [source, destination].
+        var routed: [[String]] = []
+        /// Its audio ports that have no app port to go to (more outputs than the app's `outputs`).
+        var unrouted: [String] = []
+    }
+
+    /// A client whose name matched but whose process may not be the app.
+    struct Refusal {
+        let name: String
+        let pid: Int32?
+        let reason: String
+    }
+
+    /// A session-library connection speaking for an app.
+    struct Attachment {
+        let connection: UInt64
+        let process: ProcessIdentity
+    }
+
+    /// Bound clients per app id, in the order they were found.
+    var clients: [String: [Client]] = [:]
+    var refused: [String: [Refusal]] = [:]
+    var attached: [String: Attachment] = [:]
+    /// Set when JACK refused a routing connection (a client whose ports exist before it
+    /// activates): the next control tick routes again.
+    var retryDue = false
+
+    /// The app a bound client belongs to.
+    func app(ofClient name: String) -> String? {
+        clients.first { $0.value.contains { $0.name == name } }?.key
+    }
+
+    /// The app a control connection speaks for.
+    func app(ofConnection connection: UInt64) -> String? {
+        attached.first { $0.value.connection == connection }?.key
+    }
+
+    func isKnown(_ client: String, app: String) -> Bool {
+        clients[app, default: []].contains { $0.name == client } || refused[app, default: []].contains { $0.name == client }
+    }
+
+    /// Forgets a client that left the server; returns the app it was bound to, if any.
+    mutating func remove(client name: String) -> (app: String, client: Client)? {
+        for app in refused.keys { refused[app]?.removeAll { $0.name == name } }
+        guard let app = app(ofClient: name), let index = clients[app]?.firstIndex(where: { $0.name == name }),
+              let client = clients[app]?.remove(at: index) else { return nil }
+        return (app, client)
+    }
+}

@@ -17,6 +17,7 @@ public struct Validator {
         let layout: NodeLayout?
         let session: AppSessionSetup?
         let component: ComponentDescription?
+        let isolation: IsolationChoice?
     }
 
     var sink: DiagnosticSink
@@ -67,6 +68,7 @@ public struct Validator {
         let exposure = validator.exposure()
         let policy = validator.policy()
         let transport = validator.transport()
+        let isolation = validator.isolationConfiguration()
         guard !validator.sink.diagnostics.contains(where: \.isError) else {
             return GraphLoadResult(graph: nil, description: description, diagnostics: validator.sink.sorted)
         }
@@ -81,7 +83,7 @@ public struct Validator {
                           connections: validator.connections,
                           externalConnections: validator.externalConnections,
                           order: validator.dependencies.order(), policy: policy, transport: transport,
-                          exposure: exposure)
+                          exposure: exposure, isolation: isolation)
         // Inter-App Audio's conditions are about apps as the graph holds them, so they are checked
         // last, over the graph itself, with the rules the engine applies to live connections.
         validator.checkInterAppAudio(graph)
@@ -94,7 +96,8 @@ public struct Validator {
         apps.compactMap { app in
             guard let id = app.id, let type = app.type, let layout = app.layout else { return nil }
             return App(id: id, role: app.role, type: type, configuration: app.configuration,
-                       parameters: app.parameters, layout: layout, session: app.session, component: app.component)
+                       parameters: app.parameters, layout: layout, session: app.session, component: app.component,
+                       isolation: app.isolation)
         }
     }
 
@@ -146,7 +149,8 @@ public struct Validator {
         let layout = type?.layout(configuration)
         let component = component(of: app, id: id, role: role, type: type, layout: layout)
         apps.append(ResolvedApp(id: id, role: role, type: type, configuration: configuration,
-                                parameters: parameters, layout: layout, session: session, component: component))
+                                parameters: parameters, layout: layout, session: session, component: component,
+                                isolation: isolationChoice(app)))
     }
 
     /// The id if it is present, well-formed and not taken; otherwise reports why.

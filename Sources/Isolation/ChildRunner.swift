@@ -41,6 +41,9 @@ public enum ChildRunner {
                                     parameters: ParameterRamps(base: ramps, count: segment.parameterCount)))
         node.reset()
 
+        // The Swift runtime's crash handler would run a backtracer, which the filter forbids (and
+        // which would turn a SIGSEGV into a SIGSYS): a crash ends the child with its own signal.
+        for fatal in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] { signal(fatal, SIG_DFL) }
         var note = [CChar](repeating: 0, count: 256)
         segment.header.pointee.restrictions = iaa_isolation_restrict(&note, note.count)
         let unrestricted = String(decoding: note.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -2,6 +2,7 @@ import AudioFiles
 import AudioGraph
 import AudioSession
 import Foundation
+import Isolation
 import OfflineBackend
 
 /// `iaa render`: the same plan as `iaa run`, driven offline into an audio file, optionally with a
@@ -104,6 +105,8 @@ public struct RenderJob {
         } catch {
             throw EngineError(code: .nodeCreationFailed, message: "\(error)")
         }
+        // Children end before the summary, so a fault of the last cycles is on stderr too.
+        for app in plan.slotAppIDs { (plan.slot(for: app)?.anyNode as? IsolatedNode)?.shutDown() }
         if let logPath { try writeLog(scenario.log.lines, to: logPath) }
         return Summary(frames: frames, cycles: backend.cycleCount, probeCounts: backend.probeCounts, log: scenario.log.lines)
     }

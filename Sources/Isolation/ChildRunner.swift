@@ -1,3 +1,4 @@
+import AudioGraph
 import CIsolation
 import IAAPluginABI
 import NodeKit
@@ -25,6 +26,9 @@ public enum ChildRunner {
             var parameters = sched_param(sched_priority: realtimePriority)
             _ = sched_setscheduler(0, SCHED_FIFO, &parameters)
         }
+        // Denormals flushed as on the engine's audio thread (per thread, so once here): the same
+        // samples in process and isolated.
+        FloatEnvironment.flushDenormals()
         let frames = segment.maximumFrames
         let ramps = UnsafeMutablePointer<ParameterRamp>.allocate(capacity: max(segment.parameterCount, 1))
         ramps.initialize(repeating: .constant(0), count: max(segment.parameterCount, 1))

@@ -96,8 +96,12 @@ final class ChildSupervisor: @unchecked Sendable {
         var faultTimes: [UInt64] = []
         var backoff = settings.firstBackoffSeconds
         while !stopping {
-            let fault = serveOneChild()
-            guard let fault, !stopping else { break }
+            guard let fault = serveOneChild() else { break }
+            guard !stopping else {
+                // Faulted as the node was being stopped: still told, and nothing restarts.
+                observer(IsolationEvent(app: app, kind: .faulted(fault, restartIn: nil)))
+                break
+            }
             let now = MonotonicClock.nanoseconds()
             faultTimes = faultTimes.filter { Double(now &- $0) / 1e9 < settings.crashWindowSeconds } + [now]
             let off = faultTimes.count >= settings.maxCrashes
@@ -187,6 +191,12 @@ final class ChildSupervisor: @unchecked Sendable {
         }
         cells.pointee.state.store(SupervisionState.idle.rawValue, ordering: .releasing)
         child.stop(segment: segment)
+        // A fault the audio thread saw just before the stop (a short offline render) is still told.
+        switch SupervisionFlag(rawValue: cells.pointee.flag.exchange(0, ordering: .acquiringAndReleasing)) ?? .none {
+        case .hung: observer(IsolationEvent(app: app, kind: .faulted(.hung, restartIn: nil)))
+        case .nonFinite: observer(IsolationEvent(app: app, kind: .faulted(.nonFinite, restartIn: nil)))
+        case .none: break
+        }
         return nil
     }
 

@@ -111,6 +111,13 @@ public final class IsolatedNode: AudioNode {
         supervisor?.status ?? IsolationStatus(state: .off, pid: nil, restarts: 0, fault: nil, restrictions: 0, note: "not started")
     }
 
+    /// Ends the child now (it also ends when the node is freed): a fault seen in the last cycles
+    /// is still reported. Control side, once no plan renders this node any more.
+    public func shutDown() {
+        supervisor?.stop()
+        supervisor = nil
+    }
+
     /// Lets an app that stayed off after too many faults start again (`iaa enable`). Returns false
     /// when it was not off.
     public func reenable() -> Bool {

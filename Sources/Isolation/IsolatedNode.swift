@@ -62,6 +62,7 @@ public final class IsolatedNode: AudioNode {
         for (key, value) in configuration.values.sorted(by: { $0.key < $1.key }) {
             arguments += ["--config", "\(key)=\(value)"]
         }
+        if let priority = settings.realtimePriority { arguments += ["--realtime-priority", String(priority)] }
         self.arguments = arguments
         cells = .allocate(capacity: 1)
         cells.initialize(to: SupervisionCells())

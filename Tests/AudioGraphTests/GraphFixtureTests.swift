@@ -8,13 +8,8 @@ import Testing
 @Suite("Graph file fixtures")
 struct GraphFixtureTests {
     static let invalidFixtures = TestSupport.jsonFiles(in: "Tests/Fixtures/graphs/invalid")
-    /// Graphs naming LV2 or LADSPA plugins need the plugin host (PluginHost), which this target
-    /// does not link; EngineTests validates and renders them with the engine's resolver.
     static let validGraphs = (TestSupport.jsonFiles(in: "graphs") + TestSupport.jsonFiles(in: "Tests/Fixtures/graphs/valid"))
-        .filter { path in
-            let text = TestSupport.read(path) ?? ""
-            return !text.contains("\"lv2:") && !text.contains("\"ladspa:")
-        }
+        .filter { !TestSupport.needsPluginHost($0) }
 
     @Test("there are fixtures to check")
     func fixturesExist() {

@@ -37,11 +37,13 @@ struct GraphFuzzTests {
     static func seeds() throws -> [Seed] {
         let registry = BuiltinNodes.registry
         var seeds: [Seed] = []
-        for path in TestSupport.jsonFiles(in: "graphs") + TestSupport.jsonFiles(in: "Tests/Fixtures/graphs/valid") {
+        for path in TestSupport.jsonFiles(in: "graphs") + TestSupport.jsonFiles(in: "Tests/Fixtures/graphs/valid")
+            where !TestSupport.needsPluginHost(path) {
             let text = try #require(TestSupport.read(path))
             seeds.append(Seed(path: path, tree: try #require(FuzzJSON.parse(text), "\(path) is not JSON"), graph: nil))
         }
-        let timelines = TestSupport.timelineFiles(in: "graphs").map { ($0, $0.replacing(".timeline.json", with: ".json")) } + [
+        let timelines = TestSupport.timelineFiles(in: "graphs").map { ($0, $0.replacing(".timeline.json", with: ".json")) }
+            .filter { !TestSupport.needsPluginHost($0.1) } + [
             ("Tests/Fixtures/timelines/valid/every-action.json", "Tests/Fixtures/graphs/valid/sessions.json"),
             ("Tests/Fixtures/timelines/valid/engine-actions.json", "Tests/Fixtures/graphs/valid/inter-app-audio.json"),
         ]

@@ -24,7 +24,7 @@ extension Validator {
                            hint: "the number of faults within \"crashWindow\" after which the app stays off, such as 3")
             }
         }
-        if let window = written.crashWindow, let seconds = windowSeconds(window) {
+        if let window = written.crashWindow, let seconds = seconds(window, at: "/isolation/crashWindow", example: "60s") {
             if seconds > 0, seconds <= 86_400 {
                 configuration.crashWindowSeconds = seconds
             } else {
@@ -45,20 +45,5 @@ extension Validator {
                            ?? "write \"process\" (a child process of its own), \"none\" (inside the engine) or \"auto\" (by where the code comes from)")
         }
         return nil
-    }
-
-    /// Seconds from a number or a string such as `"60s"` or `"500ms"`.
-    private mutating func windowSeconds(_ literal: ValueLiteral) -> Double? {
-        switch literal {
-        case .number(let number):
-            return number
-        case .text(let text):
-            let body = Substring(text).trimmingWhitespace()
-            if body.hasSuffix("ms"), let number = Double(body.dropLast(2)), number.isFinite { return number / 1000 }
-            if body.hasSuffix("s"), let number = Double(body.dropLast()), number.isFinite { return number }
-            sink.error(.invalidValue, at: "/isolation/crashWindow", "\(JSONText.quoted(text)) is not a duration",
-                       hint: "write a number of seconds or a string such as \"60s\"")
-            return nil
-        }
     }
 }

@@ -3,6 +3,11 @@
 ///
 /// The backend turns the check on only after a whole cycle overran the budget, so steps are timed
 /// only while something is slow: a node over budget in `strikes` consecutive cycles is faulted.
+///
+/// This guards nodes in process, after the fact: their `process` cannot be interrupted. An
+/// isolated node (Isolation's `IsolatedNode`) is bounded before the fact by the same share: the
+/// audio thread waits for its child at most that long, is silent for that cycle when it has no
+/// answer, and `strikes` such cycles in a row get the child killed and restarted.
 public struct DeadlineCheck: BitwiseCopyable, Sendable {
     /// Nanoseconds one step may take (a share of the period).
     public let budget: UInt64

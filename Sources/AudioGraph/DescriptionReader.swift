@@ -44,6 +44,12 @@ struct DescriptionReader {
         if let transport = object.member("transport"), let transportDescription = readTransport(transport) {
             description.transport = transportDescription
         }
+        if let isolation = object.member("isolation"),
+           let isolationObject = self.object(isolation, at: "/isolation", what: "\"isolation\"", keys: Keys.isolation) {
+            description.isolation = IsolationDescription(
+                defaultChoice: isolationObject.string("default", &sink), maxCrashes: isolationObject.number("maxCrashes", &sink),
+                crashWindow: isolationObject.member("crashWindow").flatMap { readValue($0, at: "/isolation/crashWindow", example: "60s") })
+        }
         return description
     }
 
@@ -81,6 +87,7 @@ struct DescriptionReader {
         app.name = object.string("name", &sink)
         app.displayName = object.string("displayName", &sink)
         app.pluginState = object.string("pluginState", &sink)
+        app.isolation = object.string("isolation", &sink)
         return app
     }
 
@@ -133,9 +140,10 @@ struct DescriptionReader {
 
     /// The keys each object may have, in the order the schema lists them.
     enum Keys {
-        static let graph = ["$schema", "format", "name", "apps", "connections", "jack", "policy", "transport"]
+        static let graph = ["$schema", "format", "name", "apps", "connections", "jack", "policy", "transport", "isolation"]
+        static let isolation = ["default", "maxCrashes", "crashWindow"]
         static let app = ["id", "role", "plugin", "params", "session", "entitlements", "requires", "backgroundModes",
-                          "component", "program", "state", "name", "displayName", "pluginState"]
+                          "component", "program", "state", "name", "displayName", "pluginState", "isolation"]
         static let program = ["jackClient", "uid", "executable", "outputs", "inputs", "directConnections"]
         static let session = ["category", "mode", "options", "active"]
         static let policy = ["duckLevel", "rampTime", "backgroundTaskTime"]

@@ -20,10 +20,13 @@ public struct Graph: Sendable {
     public let transport: TransportConfiguration
     /// Which app ports are JACK ports (`jack.expose`).
     public let exposure: PortExposure
+    /// The graph's `isolation` block: the default for its apps and when a faulting child stays off.
+    public let isolation: IsolationConfiguration
 
     public init(name: String, apps: [App], connections: [Connection],
                 externalConnections: [ExternalConnection], order: [Int], policy: PolicyConfiguration = .init(),
-                transport: TransportConfiguration = .init(), exposure: PortExposure = .all) {
+                transport: TransportConfiguration = .init(), exposure: PortExposure = .all,
+                isolation: IsolationConfiguration = .init()) {
         self.name = name
         self.apps = apps
         self.connections = connections
@@ -32,13 +35,14 @@ public struct Graph: Sendable {
         self.policy = policy
         self.transport = transport
         self.exposure = exposure
+        self.isolation = isolation
     }
 
     /// The same graph with other connections (for live connect and disconnect); the order is
     /// recomputed by the caller's validation, so this is only for changes that keep it valid.
     public func with(connections: [Connection], order: [Int]) -> Graph {
         Graph(name: name, apps: apps, connections: connections, externalConnections: externalConnections,
-              order: order, policy: policy, transport: transport, exposure: exposure)
+              order: order, policy: policy, transport: transport, exposure: exposure, isolation: isolation)
     }
 
     /// The index of the app called `id`.
@@ -74,10 +78,14 @@ public struct App: Sendable {
     public let component: ComponentDescription?
     /// Set for a program app: the outside process whose sound the app carries.
     public let program: ProgramBinding?
+    /// Where the node runs, as the graph chose (the app's `isolation`, else the graph's
+    /// `isolation.default`); nil when the graph leaves it to the engine.
+    public let isolation: IsolationChoice?
 
     public init(id: String, role: AppRole, type: NodeType, configuration: NodeConfiguration,
                 parameters: [Float], layout: NodeLayout, session: AppSessionSetup? = nil,
-                component: ComponentDescription? = nil, program: ProgramBinding? = nil) {
+                component: ComponentDescription? = nil, program: ProgramBinding? = nil,
+                isolation: IsolationChoice? = nil) {
         self.id = id
         self.role = role
         self.type = type
@@ -87,6 +95,7 @@ public struct App: Sendable {
         self.session = session
         self.component = component ?? type.component
         self.program = program
+        self.isolation = isolation
     }
 }
 

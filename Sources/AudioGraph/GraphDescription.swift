@@ -22,6 +22,8 @@ public struct GraphDescription: Sendable {
     public var policy: PolicyDescription
     /// The `transport` block as written; absent settings keep their defaults.
     public var transport: TransportDescription
+    /// The `isolation` block as written; absent settings keep their defaults.
+    public var isolation: IsolationDescription = IsolationDescription()
     /// Where each value was written; empty for a description built in code.
     public var sourceMap: SourceMap
 
@@ -101,6 +103,8 @@ public struct AppDescription: Sendable {
     public var displayName: String?
     /// A plugin's saved state (LV2 state as Turtle, as `iaa dump --graph` writes it).
     public var pluginState: String?
+    /// `process`, `none` or `auto` as written; checked by the ``Validator``.
+    public var isolation: String?
     /// Where this app is in the file (`/apps/2`).
     public var pointer: String
 
@@ -139,6 +143,20 @@ public struct PolicyDescription: Sendable {
         self.duckLevel = duckLevel
         self.rampTime = rampTime
         self.backgroundTaskTime = backgroundTaskTime
+    }
+}
+
+/// The `isolation` object: the apps' default and the restart limit, checked by the ``Validator``.
+public struct IsolationDescription: Sendable {
+    public var defaultChoice: String?
+    public var maxCrashes: Double?
+    /// Seconds: a number or a string such as `"60s"`.
+    public var crashWindow: ValueLiteral?
+
+    public init(defaultChoice: String? = nil, maxCrashes: Double? = nil, crashWindow: ValueLiteral? = nil) {
+        self.defaultChoice = defaultChoice
+        self.maxCrashes = maxCrashes
+        self.crashWindow = crashWindow
     }
 }
 

@@ -13,6 +13,11 @@ public final class NodeInstances {
     private var slotsByApp: [String: NodeSlot] = [:]
     /// The build of the code each app's slot runs (nil for built-in types).
     private var codeByApp: [String: NodeCode] = [:]
+    /// Where each app's node was asked to run: a changed choice gets a new node.
+    private var isolationByApp: [String: IsolationChoice] = [:]
+    /// Makes an app's node. The engine installs one that runs some apps in a child process
+    /// (docs/isolation.md); by default the type makes it, in this process.
+    public var nodeFactory: (App) throws -> any AudioNode = { app in try app.type.makeNode(app.configuration) }
 
     public init(sampleRate: Double, maximumFrames: Int, rampSeconds: Double = 0.010, gainRampSeconds: Double = 0.010) {
         self.sampleRate = sampleRate
@@ -29,11 +34,12 @@ public final class NodeInstances {
         var created: [String: NodeSlot] = [:]
         for app in graph.apps {
             if let existing = slotsByApp[app.id], existing.typeID == app.type.id,
-               existing.configuration == app.configuration, codeByApp[app.id] == app.type.code {
+               existing.configuration == app.configuration, codeByApp[app.id] == app.type.code,
+               isolationByApp[app.id] == app.isolation {
                 result.append(existing)
                 continue
             }
-            let node = try app.type.makeNode(app.configuration)
+            let node = try nodeFactory(app)
             node.prepare(sampleRate: sampleRate, maximumFrames: maximumFrames)
             let slot = makeSlot(node, app: app)
             created[app.id] = slot
@@ -45,6 +51,7 @@ public final class NodeInstances {
         }
         slotsByApp = Dictionary(uniqueKeysWithValues: zip(graph.apps.map(\.id), result))
         codeByApp = Dictionary(uniqueKeysWithValues: graph.apps.compactMap { app in app.type.code.map { (app.id, $0) } })
+        isolationByApp = Dictionary(uniqueKeysWithValues: graph.apps.compactMap { app in app.isolation.map { (app.id, $0) } })
         return result
     }
 

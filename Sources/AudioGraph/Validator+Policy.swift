@@ -17,7 +17,7 @@ extension Validator {
             }
         }
         if let literal = written.rampTime,
-           let seconds = seconds(literal, key: "rampTime", example: "10ms") {
+           let seconds = seconds(literal, at: "/policy/rampTime", example: "10ms") {
             if seconds > 0, seconds <= 1 {
                 policy.rampSeconds = seconds
             } else {
@@ -27,7 +27,7 @@ extension Validator {
             }
         }
         if let literal = written.backgroundTaskTime,
-           let seconds = seconds(literal, key: "backgroundTaskTime", example: "30s") {
+           let seconds = seconds(literal, at: "/policy/backgroundTaskTime", example: "30s") {
             if seconds > 0, seconds <= 600 {
                 policy.backgroundTaskSeconds = seconds
             } else {
@@ -54,8 +54,8 @@ extension Validator {
         }
     }
 
-    /// Seconds from a number or a string such as `"10ms"` or `"0.01s"`.
-    private mutating func seconds(_ literal: ValueLiteral, key: String, example: String) -> Double? {
+    /// Seconds from a number or a string such as `"10ms"` or `"0.01s"`; an error at `pointer` otherwise.
+    mutating func seconds(_ literal: ValueLiteral, at pointer: String, example: String) -> Double? {
         switch literal {
         case .number(let number):
             return number
@@ -63,7 +63,7 @@ extension Validator {
             let body = Substring(text).trimmingWhitespace()
             if body.hasSuffix("ms"), let number = Self.decimal(body.dropLast(2)) { return number / 1000 }
             if body.hasSuffix("s"), let number = Self.decimal(body.dropLast()) { return number }
-            sink.error(.invalidValue, at: "/policy/" + key, "\(JSONText.quoted(text)) is not a duration",
+            sink.error(.invalidValue, at: pointer, "\(JSONText.quoted(text)) is not a duration",
                        hint: "write a number of seconds or a string such as \"\(example)\"")
             return nil
         }

@@ -19,6 +19,7 @@ public struct Validator {
         let session: AppSessionSetup?
         let component: ComponentDescription?
         let program: ProgramBinding?
+        let isolation: IsolationChoice?
     }
 
     var sink: DiagnosticSink
@@ -70,6 +71,7 @@ public struct Validator {
         let exposure = validator.exposure()
         let policy = validator.policy()
         let transport = validator.transport()
+        let isolation = validator.isolationConfiguration()
         guard !validator.sink.diagnostics.contains(where: \.isError) else {
             return GraphLoadResult(graph: nil, description: description, diagnostics: validator.sink.sorted)
         }
@@ -84,7 +86,7 @@ public struct Validator {
                           connections: validator.connections,
                           externalConnections: validator.externalConnections,
                           order: validator.dependencies.order(), policy: policy, transport: transport,
-                          exposure: exposure)
+                          exposure: exposure, isolation: isolation)
         // Inter-App Audio's conditions are about apps as the graph holds them, so they are checked
         // last, over the graph itself, with the rules the engine applies to live connections.
         validator.checkInterAppAudio(graph)
@@ -98,7 +100,7 @@ public struct Validator {
             guard let id = app.id, let type = app.type, let layout = app.layout else { return nil }
             return App(id: id, role: app.role, type: type, configuration: app.configuration,
                        parameters: app.parameters, layout: layout, session: app.session, component: app.component,
-                       program: app.program)
+                       program: app.program, isolation: app.isolation)
         }
     }
 
@@ -161,7 +163,7 @@ public struct Validator {
         let component = component(of: app, id: id, role: role, type: type, layout: layout)
         apps.append(ResolvedApp(id: id, role: role, type: type, configuration: configuration,
                                 parameters: parameters, layout: layout, session: session, component: component,
-                                program: program))
+                                program: program, isolation: isolationChoice(app)))
     }
 
     /// The id if it is present, well-formed and not taken; otherwise reports why.

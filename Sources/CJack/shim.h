@@ -4,6 +4,7 @@
 #include <jack/metadata.h>
 #include <jack/ringbuffer.h>
 #include <jack/midiport.h>
+#include <jack/thread.h>
 #include <jack/transport.h>
 #include <jack/uuid.h>
 

@@ -90,7 +90,7 @@ extension EngineCore {
                                field: "app")
         }
         let new = App(id: app.id, role: app.role, type: type, configuration: app.configuration, parameters: app.parameters,
-                      layout: app.layout, session: app.session, component: app.component)
+                      layout: app.layout, session: app.session, component: app.component, isolation: app.isolation)
         return .rebuilt(new, library: code.library, identity: library.identity.description)
     }
 
@@ -110,12 +110,12 @@ extension EngineCore {
             let base = replaced[app.id] ?? app
             let values = app.type.parameters.indices.map { plan?.slot(for: app.id)?.parameterTarget($0) ?? app.parameters[$0] }
             return App(id: base.id, role: base.role, type: base.type, configuration: base.configuration, parameters: values,
-                       layout: base.layout, session: base.session, component: base.component)
+                       layout: base.layout, session: base.session, component: base.component, isolation: base.isolation)
         }
         let current = graph
         let newGraph = Graph(name: current.name, apps: live, connections: current.connections,
                              externalConnections: current.externalConnections, order: current.order, policy: current.policy,
-                             transport: current.transport, exposure: current.exposure)
+                             transport: current.transport, exposure: current.exposure, isolation: current.isolation)
         do {
             publish(try install(newGraph, sameSessions: true))
         } catch let error as PluginCreateError {

@@ -43,8 +43,10 @@ extension EngineCore {
             ("component", app.component.map { .string($0.codes) } ?? .null),
             ("hosts", .array(hosts.map(JSONValue.string))),
             ("gain", .number(Double(backend.currentPlan?.slot(for: app.id)?.policyGainTargetValue ?? 1))),
-            ("muted", .bool(backend.currentPlan?.slot(for: app.id)?.isFaulted ?? false)),
+            ("muted", .bool((backend.currentPlan?.slot(for: app.id)?.isFaulted ?? false)
+                            || isolatedNode(app.id).map { $0.status.state != .running } == true)),
             ("fault", faultJSON(app.id)),
+            ("isolation", isolationJSON(app.id)),
             ("library", app.type.code.map { code in
                 .object([("path", .string(code.library)), ("identity", .string(code.identity)),
                          ("rebuilt", .bool(LibraryFileIdentity(path: code.library).map { $0.description != code.identity } ?? false))])

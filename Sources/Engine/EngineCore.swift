@@ -31,6 +31,9 @@ final class EngineCore: @unchecked Sendable {
     private var faultsReported: Set<String> = []
     /// The deadline guard's share of the period (0 off); applied to every backend this core adopts.
     var deadlineShare: Double = 0.5
+    /// Where apps' nodes run (`--isolation`, trusted folders, the child binary); nil keeps every
+    /// node in process. Set before `startUp`.
+    var isolation: IsolationPolicy?
     /// The grants file in force: every applied graph is held to it too.
     var grants: Grants?
     /// Xrun counters as last announced on the event stream: (JACK's, ours, preempted).
@@ -75,6 +78,7 @@ final class EngineCore: @unchecked Sendable {
 
     /// Compiles and installs the first plan, and makes the graph's JACK connections.
     func startUp() throws -> [SessionEvent] {
+        installNodeFactory(for: graph)
         let plan = try builder.plan(for: graph)
         PlanBuilder.warmUp(plan)
         let events = sessions.attach(plan, initial: true)
@@ -101,6 +105,7 @@ final class EngineCore: @unchecked Sendable {
     /// An app whose plugin library was rebuilt gets a node running the new code, swapped in
     /// with a fade (``CodeSwap``); its parameters are the graph's, its ports and connections stay.
     func install(_ newGraph: Graph, sameSessions: Bool) throws -> [SessionEvent] {
+        installNodeFactory(for: newGraph)
         let rebuilt = builder.instances.appsWithNewCode(in: newGraph)
         let plan = try builder.plan(for: newGraph)
         let swap = CodeSwap(apps: rebuilt, running: backend.currentPlan, plan: plan)
@@ -229,6 +234,7 @@ final class EngineCore: @unchecked Sendable {
         publish(events)
         guard frames > builder.instances.maximumFrames else { return }
         builder = PlanBuilder(sampleRate: backend.sampleRate, maximumFrames: frames, gainRampSeconds: graph.policy.rampSeconds)
+        installNodeFactory(for: graph)
         _ = try? install(graph, sameSessions: true)
     }
 
@@ -245,6 +251,7 @@ final class EngineCore: @unchecked Sendable {
 
     /// Re-enables an app muted for a fault.
     func enable(_ app: String) -> Bool {
+        if enableIsolated(app) { return true }
         guard let slot = backend.currentPlan?.slot(for: app), slot.isFaulted else { return false }
         slot.clearFault()
         faultsReported.remove(app)
@@ -292,6 +299,7 @@ final class EngineCore: @unchecked Sendable {
         if newBackend.sampleRate != builder.instances.sampleRate || newBackend.maximumFrames > builder.instances.maximumFrames {
             builder = PlanBuilder(sampleRate: newBackend.sampleRate, maximumFrames: newBackend.maximumFrames,
                                   gainRampSeconds: graph.policy.rampSeconds)
+            installNodeFactory(for: graph)
         }
         let plan = try builder.plan(for: graph)
         sessions.attach(plan, initial: false)

@@ -21,6 +21,8 @@ public struct LiveEngine {
         public var grantsPath: String?
         /// `--watch`: reload a plugin library when it is rebuilt in place.
         public var watchLibraries = false
+        /// `--isolation`: where apps run when the graph does not say (docs/isolation.md).
+        public var isolation: IsolationChoice = .auto
 
         public init(graphPath: String, serverName: String? = nil, clientName: String? = nil, socketPath: String? = nil) {
             self.graphPath = graphPath
@@ -78,6 +80,11 @@ public struct LiveEngine {
             core = try EngineCore(graph: graph, description: description, backend: backend, serverName: serverName)
             core.deadlineShare = options.deadlinePercent / 100
             core.grants = grants
+            // A hung child must be bounded even with the deadline guard off.
+            var isolation = IsolationPolicy.fromEnvironment(
+                engineDefault: options.isolation, share: options.deadlinePercent > 0 ? options.deadlinePercent / 100 : 0.5)
+            isolation.settings.realtimePriority = backend.realtimePriority
+            core.isolation = isolation
             core.adopt(backend)
             let startEvents = try core.startUp()
             if graph.transport.timebaseMaster {

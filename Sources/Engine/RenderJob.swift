@@ -2,6 +2,7 @@ import AudioFiles
 import AudioGraph
 import AudioSession
 import Foundation
+import Isolation
 import OfflineBackend
 
 /// `iaa render`: the same plan as `iaa run`, driven offline into an audio file, optionally with a
@@ -22,6 +23,8 @@ public struct RenderJob {
     public var logPath: String?
     /// `--stems`: a directory for one file per app.
     public var stemsDirectory: String?
+    /// `--isolation`: where apps run when the graph does not say (docs/isolation.md).
+    public var isolation: IsolationChoice = .auto
 
     public init(graphPath: String, outputPath: String, seconds: Double) {
         self.graphPath = graphPath
@@ -51,6 +54,17 @@ public struct RenderJob {
                                      probe: RealtimeProbe.fromEnvironment())
         let builder = PlanBuilder(sampleRate: Double(sampleRate), maximumFrames: blockSize,
                                   gainRampSeconds: graph.policy.rampSeconds)
+        // Offline is not real-time: a child gets a fixed second per cycle, so a slow machine is
+        // not taken for a hung child, while a hang still ends.
+        var isolationPolicy = IsolationPolicy.fromEnvironment(engineDefault: isolation)
+        isolationPolicy.settings.fixedTimeoutNanoseconds = 1_000_000_000
+        let settings = isolationPolicy.settings
+        builder.instances.nodeFactory = isolationPolicy.nodeFactory(graph: graph.isolation) { event in
+            if case .faulted(let fault, let restartIn) = event.kind {
+                let next = restartIn.map { "restarting in \($0) s" } ?? "it stays off"
+                StandardError.warning("app \"\(event.app)\" is silent: \(fault.reason(settings: settings)); \(next)")
+            }
+        }
         let plan = try builder.plan(for: graph)
         PlanBuilder.warmUp(plan)
         let sessions = SessionController(graph: graph)
@@ -91,6 +105,8 @@ public struct RenderJob {
         } catch {
             throw EngineError(code: .nodeCreationFailed, message: "\(error)")
         }
+        // Children end before the summary, so a fault of the last cycles is on stderr too.
+        for app in plan.slotAppIDs { (plan.slot(for: app)?.anyNode as? IsolatedNode)?.shutDown() }
         if let logPath { try writeLog(scenario.log.lines, to: logPath) }
         return Summary(frames: frames, cycles: backend.cycleCount, probeCounts: backend.probeCounts, log: scenario.log.lines)
     }

@@ -269,4 +269,15 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
             return 0
         }, Unmanaged.passUnretained(self).toOpaque())
     }
+
+}
+
+extension JackBackend {
+    /// The SCHED_FIFO priority JACK gives our audio thread, or nil when it does not run real-time
+    /// (an isolated node's child asks for the same, to answer within the cycle).
+    public var realtimePriority: Int32? {
+        guard jack_is_realtime(client) != 0 else { return nil }
+        let priority = jack_client_real_time_priority(client)
+        return priority > 0 ? priority : nil
+    }
 }

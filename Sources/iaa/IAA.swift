@@ -15,7 +15,8 @@ struct IAA: ParsableCommand {
         subcommands: [Run.self, Validate.self, Render.self, ListNodes.self, Plugins.self, PluginCommand.self,
                       Status.self, Ports.self, Dump.self, GetParameter.self, GraphPicture.self, Events.self, Top.self,
                       Connect.self, Disconnect.self, SetParameter.self, Apply.self, Reload.self,
-                      Session.self, AppLifecycle.self, Device.self, Interrupt.self, Remote.self])
+                      Session.self, AppLifecycle.self, Device.self, Interrupt.self, Remote.self, Enable.self,
+                      IsolatedNodeCommand.self])
 
     /// The configuration file fills unset environment variables before any command reads them.
     static func main() {

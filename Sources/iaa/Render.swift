@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioFiles
+import AudioGraph
 import Engine
 
 /// `iaa render GRAPH -o OUT.wav -d 10s`: the same plan as `iaa run`, offline, into a file.
@@ -44,6 +45,10 @@ struct Render: ParsableCommand {
     @Option(help: "Write each app's output, after its session gain, to DIR/APP.wav.", completion: .directory)
     var stems: String?
 
+    @Option(help: ArgumentHelp("Where apps run when the graph does not say: process, none or auto (see docs/isolation.md).",
+                               valueName: "auto|process|none"))
+    var isolation: IsolationChoice = .auto
+
     @Option(help: "Sample format: float32, pcm24 or pcm16 (default: what the container holds best: float32 for .wav, pcm24 for .flac, .aiff and .ogg).")
     var format: Format?
 
@@ -75,6 +80,7 @@ struct Render: ParsableCommand {
         job.timelinePath = timeline
         job.logPath = log
         job.stemsDirectory = stems
+        job.isolation = isolation
         let progress = Progress(seconds: duration.seconds, terminal: StandardError.isTerminal)
         do {
             let summary = try job.run(progress: progress.update)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioGraph
 import Engine
 
 /// `iaa run GRAPH`: the engine in the foreground.
@@ -35,6 +36,10 @@ struct Run: ParsableCommand {
     @Flag(help: "Reload a plugin library when it is rebuilt: its apps get the new code, keeping their parameters and connections.")
     var watch = false
 
+    @Option(help: ArgumentHelp("Where apps run when the graph does not say: process (a child process each), none (inside the engine) or auto (in process only for trusted code; see docs/isolation.md).",
+                               valueName: "auto|process|none"))
+    var isolation: IsolationChoice = .auto
+
     func validate() throws {
         guard deadline.isFinite, deadline >= 0, deadline <= 100 else {
             throw ValidationError("--deadline must be a percentage from 0 to 100 (0 turns the guard off), not \(deadline)")
@@ -47,6 +52,7 @@ struct Run: ParsableCommand {
         options.deadlinePercent = deadline
         options.grantsPath = grants
         options.watchLibraries = watch
+        options.isolation = isolation
         let code = LiveEngine(options: options).run()
         if code != 0 { throw ExitCode(code) }
     }

@@ -41,6 +41,13 @@ enum TestSupport {
         return names.filter { $0.hasSuffix(".json") && $0 != "graph.schema.json" }.sorted().map { folder + "/" + $0 }
     }
 
+    /// Graphs naming LV2 or LADSPA plugins need the plugin host (PluginHost), which this target
+    /// does not link; EngineTests validates and renders them with the engine's resolver.
+    static func needsPluginHost(_ path: String) -> Bool {
+        let text = read(path) ?? ""
+        return text.contains("\"lv2:") || text.contains("\"ladspa:")
+    }
+
     static func read(_ relativePath: String) -> String? {
         try? String(contentsOfFile: packageRoot + "/" + relativePath, encoding: .utf8)
     }

@@ -7,6 +7,7 @@ import Testing
 extension JackIntegration {
     /// jack2 never evicts a slow client, so the engine must: a node that keeps overrunning its
     /// share of the period is bypassed within 10 cycles, and the engine causes no further xrun.
+    /// The node runs in process (`"isolation": "none"`): an isolated one is IsolationTests'.
     @Suite("The deadline guard bypasses a node that keeps overrunning", .serialized,
            .enabled(if: JackHarness.server != nil, "needs the private JACK server that tools/test starts"))
     struct DeadlineGuardTests {
@@ -74,7 +75,7 @@ extension JackIntegration {
             { "format": "iaa-graph/1", "name": "deadline",
               "apps": [
                 { "id": "tone", "plugin": "builtin:oscillator", "params": { "frequency": 500, "amplitude": 0.5 } },
-                { "id": "slow", "plugin": "libslow.so" }
+                { "id": "slow", "plugin": "libslow.so", "isolation": "none" }
               ],
               "connections": [ { "from": "tone:out", "to": "slow:in" } ] }
             """

@@ -27,10 +27,10 @@ extension JackIntegration {
         }
 
         func playAndCount(binary: String, client: String, graph: String = "graphs/demo.json",
-                          connect input: String = "tone-gain.in") throws -> (mallocs: Int, retains: Int, cycles: Int) {
+                          connect input: String = "tone-gain.in", arguments: [String] = []) throws -> (mallocs: Int, retains: Int, cycles: Int) {
             let library = try Self.buildCounter()
             let engine = try EngineProcess(graph: JackHarness.path(graph), client: client, binary: binary,
-                                           environment: ["IAA_RT_PROBE": "1", "LD_PRELOAD": library])
+                                           environment: ["IAA_RT_PROBE": "1", "LD_PRELOAD": library], arguments: arguments)
             // Something connected at both ends, so the cycle fetches JACK buffers too.
             _ = try runCommand("jack_connect", ["system:capture_1", "\(client):\(input)"])
             usleep(1_500_000)
@@ -45,6 +45,16 @@ extension JackIntegration {
                           ("graphs/programs.json", "music.play_1")])
         func releaseBuildIsClean(graph: String, input: String) throws {
             let counts = try playAndCount(binary: JackHarness.releaseBinary, client: "t-rt", graph: graph, connect: input)
+            #expect(counts.cycles > 100, "only \(counts.cycles) cycles ran")
+            #expect(counts.mallocs == 0)
+            #expect(counts.retains == 0)
+        }
+
+        @Test("isolated apps too: handing each cycle to child processes makes no allocation and no retain (release build)",
+              arguments: [("graphs/demo.json", "tone-gain.in"), ("graphs/effects.json", "lowpass.input")])
+        func isolatedAppsAreClean(graph: String, input: String) throws {
+            let counts = try playAndCount(binary: JackHarness.releaseBinary, client: "t-rt-isolated", graph: graph, connect: input,
+                                          arguments: ["--isolation", "process"])
             #expect(counts.cycles > 100, "only \(counts.cycles) cycles ran")
             #expect(counts.mallocs == 0)
             #expect(counts.retains == 0)

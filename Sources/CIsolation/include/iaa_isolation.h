@@ -1,0 +1,134 @@
+/*
+ * iaa_isolation.h: what the engine and an isolated node's child process share.
+ *
+ * One memfd per isolated app holds, in order: the header below, the parameter ramps, the MIDI
+ * events, the audio inputs and the audio outputs (docs/isolation.md draws it). Both processes map
+ * it MAP_SHARED; `request` and `reply` are process-shared futex words (no FUTEX_PRIVATE_FLAG).
+ * The accessors below are the only way either side touches a word the other side writes.
+ */
+#ifndef IAA_ISOLATION_H
+#define IAA_ISOLATION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "iaa_plugin.h"
+
+/** "IAAI" and the layout's version: the child refuses a segment of another version. */
+#define IAA_ISOLATION_MAGIC 0x49414149u
+#define IAA_ISOLATION_VERSION 1u
+/** MIDI events per cycle the segment holds (later ones in a cycle are dropped). */
+#define IAA_ISOLATION_MIDI_CAPACITY 1024u
+/** The value the supervisor stores in `reply` when the child died, to end a wait at once. */
+#define IAA_ISOLATION_DEAD 0xFFFFFFFFu
+/** The descriptor number the segment has in the child. */
+#define IAA_ISOLATION_SEGMENT_FD 3
+
+/** iaa_isolation_header.child_state */
+#define IAA_CHILD_STARTING 0u
+/** The node is created and prepared; the child waits for cycles. */
+#define IAA_CHILD_READY 1u
+/** Creating the node failed; `error` says why and the child exits. */
+#define IAA_CHILD_FAILED 2u
+
+typedef struct iaa_isolation_header {
+    uint32_t magic;
+    uint32_t version;
+    uint32_t input_count;
+    uint32_t output_count;
+    uint32_t parameter_count;
+    uint32_t max_frames;
+    double sample_rate;
+    uint64_t total_size;
+    /* Futex words, each on a cache line of its own (offsets 64, 128, 192: the segment starts on
+     * a page), so that the two sides never write one line. Padding, not _Alignas: Swift imports it. */
+    uint32_t padding0[6];
+    uint32_t request;   /* the engine: the number of the cycle to render */
+    uint32_t padding1[15];
+    uint32_t reply;     /* the child: the number of the cycle rendered */
+    uint32_t padding2[15];
+    uint32_t child_state;
+    uint32_t stop;                   /* nonzero: the child exits at its next wake-up */
+    uint32_t reset;                  /* a counter: the child resets its node when it changes */
+    uint32_t transport_request;      /* the node's last IAA_TRANSPORT_* request (the child writes) */
+    uint32_t restrictions;           /* the IAA_RESTRICT_* bits the child applied to itself */
+    /* This cycle, written by the engine before `request`. */
+    uint32_t frames;
+    uint32_t midi_count;
+    int64_t sample_time;
+    iaa_transport transport;
+    char error[512];
+} iaa_isolation_header;
+
+_Static_assert(offsetof(iaa_isolation_header, request) == 64, "request on its own cache line");
+_Static_assert(offsetof(iaa_isolation_header, reply) == 128, "reply on its own cache line");
+_Static_assert(offsetof(iaa_isolation_header, child_state) == 192, "child_state on its own cache line");
+
+/** Where each region starts in a segment for these counts, and its total size. */
+typedef struct iaa_isolation_layout {
+    size_t ramps;
+    size_t midi;
+    size_t inputs;
+    size_t outputs;
+    size_t total;
+} iaa_isolation_layout;
+
+iaa_isolation_layout iaa_isolation_layout_for(uint32_t inputs, uint32_t outputs, uint32_t parameters, uint32_t max_frames);
+
+/** Atomic accessors for the words both processes touch. */
+static inline uint32_t iaa_isolation_load(const uint32_t *word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
+static inline void iaa_isolation_store(uint32_t *word, uint32_t value) { __atomic_store_n(word, value, __ATOMIC_RELEASE); }
+
+/** A new anonymous segment of `size` bytes (memfd, close-on-exec, sealed at that size); -1 and errno on failure. */
+int iaa_isolation_segment_create(size_t size);
+/** Maps a segment shared, read and write; NULL on failure. */
+void *iaa_isolation_segment_map(int fd, size_t size);
+void iaa_isolation_segment_unmap(void *base, size_t size);
+
+/** Waits while `*word == expected`, at most `timeout_ns` (< 0: no limit). 0 when woken or the
+ *  word differs, ETIMEDOUT, or EINTR. */
+int iaa_futex_wait(uint32_t *word, uint32_t expected, int64_t timeout_ns);
+/** Wakes every waiter on `word`. */
+void iaa_futex_wake(uint32_t *word);
+
+/** Limits the child gets before exec. */
+typedef struct iaa_child_limits {
+    /** RLIMIT_AS in bytes (0: unchanged). */
+    uint64_t address_space;
+    /** RLIMIT_NOFILE. */
+    uint64_t open_files;
+} iaa_child_limits;
+
+/** Starts `path` with `argv` (NULL-terminated) as a child: its own process group, SIGKILL when
+ *  the caller dies, `segment_fd` as descriptor 3, stderr kept, stdin/stdout on /dev/null, every
+ *  other descriptor closed, the limits set, core dumps off. Returns the pid (and a pidfd in
+ *  `*pidfd`, -1 where the kernel has none) or -1 with errno. Only async-signal-safe calls run
+ *  between fork and exec. */
+pid_t iaa_isolation_spawn(const char *path, char *const argv[], int segment_fd, const iaa_child_limits *limits,
+                          int *pidfd);
+
+/** Waits up to `timeout_ms` for the child behind `pidfd` to end: 1 ended, 0 not yet, -1 error. */
+int iaa_isolation_poll_exit(int pidfd, int timeout_ms);
+
+/** Reaps `pid` without waiting: 1 and its wait status when it ended, 0 while it runs, -1 error. */
+int iaa_isolation_reap(pid_t pid, int *status);
+
+/** What iaa_isolation_restrict applied (bits). */
+#define IAA_RESTRICT_NO_NEW_PRIVS 1u
+#define IAA_RESTRICT_LANDLOCK 2u
+#define IAA_RESTRICT_SECCOMP 4u
+
+/** In the child, once its node is ready: no new privileges, a Landlock ruleset granting no
+ *  filesystem (or network, or outside-signal) access, and a seccomp filter allowing only memory,
+ *  futexes, clocks, sleeps, writes to open descriptors, signals to itself and exit. Returns the
+ *  IAA_RESTRICT_* bits applied; what the kernel lacks is skipped and described in `note`. */
+unsigned iaa_isolation_restrict(char *note, size_t note_size);
+
+/** The kernel's Landlock ABI version (0: none) and whether seccomp filters are available. */
+int iaa_isolation_landlock_abi(void);
+int iaa_isolation_seccomp_available(void);
+
+/** The name of signal `number` ("SIGSEGV"), or NULL. */
+const char *iaa_isolation_signal_name(int number);
+
+#endif /* IAA_ISOLATION_H */

@@ -1,0 +1,149 @@
+/* The system calls behind process isolation; see iaa_isolation.h and docs/isolation.md. */
+#define _GNU_SOURCE
+#include "iaa_isolation.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static size_t align_up(size_t value, size_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+
+iaa_isolation_layout iaa_isolation_layout_for(uint32_t inputs, uint32_t outputs, uint32_t parameters, uint32_t max_frames) {
+    iaa_isolation_layout layout;
+    layout.ramps = align_up(sizeof(iaa_isolation_header), 64);
+    layout.midi = align_up(layout.ramps + sizeof(iaa_ramp) * (parameters ? parameters : 1), 64);
+    layout.inputs = align_up(layout.midi + sizeof(iaa_midi_event) * IAA_ISOLATION_MIDI_CAPACITY, 64);
+    size_t block = align_up(sizeof(float) * max_frames, 64);
+    layout.outputs = layout.inputs + block * inputs;
+    layout.total = align_up(layout.outputs + block * outputs, 4096);
+    return layout;
+}
+
+int iaa_isolation_segment_create(size_t size) {
+    int fd = (int)syscall(SYS_memfd_create, "iaa-isolated-node", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0) return -1;
+    if (ftruncate(fd, (off_t)size) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    /* Neither side can shrink it under the other's mapping (a SIGBUS in the engine otherwise). */
+    (void)fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+    return fd;
+}
+
+void *iaa_isolation_segment_map(int fd, size_t size) {
+    void *base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return base == MAP_FAILED ? NULL : base;
+}
+
+void iaa_isolation_segment_unmap(void *base, size_t size) {
+    if (base) munmap(base, size);
+}
+
+int iaa_futex_wait(uint32_t *word, uint32_t expected, int64_t timeout_ns) {
+    struct timespec timeout, *limit = NULL;
+    if (timeout_ns >= 0) {
+        timeout.tv_sec = (time_t)(timeout_ns / 1000000000);
+        timeout.tv_nsec = (long)(timeout_ns % 1000000000);
+        limit = &timeout;
+    }
+    if (syscall(SYS_futex, word, FUTEX_WAIT, expected, limit, NULL, 0) == 0) return 0;
+    return errno == EAGAIN ? 0 : errno;
+}
+
+void iaa_futex_wake(uint32_t *word) {
+    syscall(SYS_futex, word, FUTEX_WAKE, 0x7fffffff, NULL, NULL, 0);
+}
+
+pid_t iaa_isolation_spawn(const char *path, char *const argv[], int segment_fd, const iaa_child_limits *limits,
+                          int *pidfd) {
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        /* The child, until exec: async-signal-safe calls only. */
+        setpgid(0, 0);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(127);  /* the engine died before PDEATHSIG was set */
+        if (segment_fd == IAA_ISOLATION_SEGMENT_FD) {
+            /* dup2 onto itself would keep close-on-exec. */
+            if (fcntl(segment_fd, F_SETFD, 0) != 0) _exit(127);
+        } else if (dup2(segment_fd, IAA_ISOLATION_SEGMENT_FD) < 0) {
+            _exit(127);
+        }
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) {
+            dup2(null, 0);
+            dup2(null, 1);
+        }
+        /* Everything else goes: the control socket, JACK's sockets and shm, lock files. */
+        if (syscall(SYS_close_range, IAA_ISOLATION_SEGMENT_FD + 1, ~0u, 0) != 0) {
+            for (int fd = IAA_ISOLATION_SEGMENT_FD + 1; fd < 65536; fd++) close(fd);
+        }
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        struct rlimit zero = {0, 0};
+        setrlimit(RLIMIT_CORE, &zero);
+        if (limits && limits->address_space) {
+            struct rlimit memory = {limits->address_space, limits->address_space};
+            setrlimit(RLIMIT_AS, &memory);
+        }
+        if (limits && limits->open_files) {
+            struct rlimit files = {limits->open_files, limits->open_files};
+            setrlimit(RLIMIT_NOFILE, &files);
+        }
+        execv(path, argv);
+        _exit(127);
+    }
+    if (pidfd) *pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    return pid;
+}
+
+int iaa_isolation_poll_exit(int pidfd, int timeout_ms) {
+    struct pollfd entry = {pidfd, POLLIN, 0};
+    int ready = poll(&entry, 1, timeout_ms);
+    if (ready < 0) return errno == EINTR ? 0 : -1;
+    return ready > 0 ? 1 : 0;
+}
+
+int iaa_isolation_reap(pid_t pid, int *status) {
+    int result = waitpid(pid, status, WNOHANG);
+    if (result < 0) return -1;
+    return result == pid ? 1 : 0;
+}
+
+const char *iaa_isolation_signal_name(int number) {
+    switch (number) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGSYS: return "SIGSYS";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGXCPU: return "SIGXCPU";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGINT: return "SIGINT";
+    case SIGHUP: return "SIGHUP";
+    case SIGQUIT: return "SIGQUIT";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGUSR2: return "SIGUSR2";
+    case SIGALRM: return "SIGALRM";
+    default: return NULL;
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Engine
+import Foundation
+import Isolation
+import NodeKit
+import PluginHost
+
+/// The child process of an isolated app (hidden): the engine starts it with the shared memory as
+/// descriptor 3; it creates the app's node, restricts itself and renders the cycles the engine
+/// hands it. See docs/isolation.md.
+struct IsolatedNodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "isolated-node",
+        abstract: "The child process of an isolated app (started by the engine, not by hand).",
+        shouldDisplay: false)
+
+    @Option(help: "The app this child renders.")
+    var app: String
+    @Option(help: "The graph's `plugin` value.")
+    var plugin: String
+    @Option(help: "The graph file's folder (relative plugin paths start there).")
+    var directory: String
+    @Option(help: "A configuration value KEY=VALUE (repeatable).")
+    var config: [String] = []
+    @Option(help: "SCHED_FIFO priority for the rendering thread.")
+    var realtimePriority: Int32?
+
+    func run() throws {
+        let segment: Segment
+        do {
+            segment = try Segment.attach(descriptor: 3)
+        } catch {
+            StandardError.write("isolated-node: \(error)", level: .error)
+            throw ExitCode(2)
+        }
+        switch makeNode(segment: segment) {
+        case .success(let node):
+            throw ExitCode(serve(node, segment: segment))
+        case .failure(let message):
+            ChildRunner.fail(segment, message)
+            throw ExitCode(1)
+        }
+    }
+
+    private func serve<Node: AudioNode>(_ node: Node, segment: Segment) -> Int32 {
+        ChildRunner.serve(node, segment: segment, app: app, realtimePriority: realtimePriority)
+    }
+
+    enum Made {
+        case success(any AudioNode)
+        case failure(String)
+    }
+
+    /// The node as the engine's registry makes it, prepared at the segment's rate and size, with
+    /// the layout the engine expects; else why not.
+    private func makeNode(segment: Segment) -> Made {
+        var values: [String: Int] = [:]
+        for pair in config {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let value = Int(parts[1]) else { return .failure("bad --config \(pair)") }
+            values[String(parts[0])] = value
+        }
+        let configuration = NodeConfiguration(values)
+        let registry = GraphLoading.registry
+        var type = registry[plugin]
+        if type == nil, let resolver = registry.resolver {
+            switch resolver(plugin, directory) {
+            case .success(let resolved): type = resolved
+            case .failure(let error): return .failure(error.message)
+            }
+        }
+        guard let type else { return .failure("no node type \"\(plugin)\"") }
+        let layout = type.layout(configuration)
+        guard layout.inputs.count == segment.inputCount, layout.outputs.count == segment.outputCount,
+              type.parameters.count == segment.parameterCount else {
+            return .failure("\(plugin) now has \(layout.inputs.count) inputs, \(layout.outputs.count) outputs and \(type.parameters.count) parameters; the engine expected \(segment.inputCount), \(segment.outputCount) and \(segment.parameterCount)")
+        }
+        do {
+            let node = try type.makeNode(configuration)
+            node.prepare(sampleRate: segment.header.pointee.sample_rate, maximumFrames: segment.maximumFrames)
+            if let failure = (node as? PluginNode)?.failure { return .failure(failure) }
+            return .success(node)
+        } catch {
+            return .failure("\(error)")
+        }
+    }
+}

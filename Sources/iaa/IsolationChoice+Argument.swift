@@ -1,0 +1,5 @@
+import ArgumentParser
+import AudioGraph
+
+/// `--isolation auto|process|none` on `iaa run` and `iaa render`.
+extension IsolationChoice: ExpressibleByArgument {}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// A C plugin that misbehaves on request, for the isolation tests: an effect that halves its
+/// input until its `mode` parameter says 1 segfault, 2 abort, 3 loop forever, 4 write NaN, or
+/// 5 malloc and sleep 50 ms in process; and `#crash-create`, which segfaults in `create`.
+enum MisbehavingPlugin {
+    static let source = """
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "iaa_plugin.h"
+
+/* An effect that halves its input until its `mode` parameter asks it to misbehave in process:
+ * 1 segfault, 2 abort, 3 loop forever, 4 write NaN, 5 malloc and sleep 50 ms each cycle. */
+typedef struct bad { volatile int *nowhere; } bad;
+
+static void *bad_create(const iaa_plugin_descriptor *d, double rate, uint32_t frames, char *error, size_t size) {
+    (void)d; (void)rate; (void)frames; (void)error; (void)size;
+    return calloc(1, sizeof(bad));
+}
+
+static void *crash_create(const iaa_plugin_descriptor *d, double rate, uint32_t frames, char *error, size_t size) {
+    (void)d; (void)rate; (void)frames; (void)error; (void)size;
+    volatile int *nowhere = NULL;
+    *nowhere = 1;
+    return NULL;
+}
+
+static void bad_process(void *instance, const iaa_process_context *c) {
+    bad *self = instance;
+    int mode = (int)c->parameters[0].end;
+    for (uint32_t f = 0; f < c->frames; f++) c->outputs[0][f] = c->inputs[0][f] * 0.5f;
+    switch (mode) {
+    case 1: *self->nowhere = 1; break;
+    case 2: abort();
+    case 3: for (volatile unsigned long spin = 0;; spin++) {} break;
+    case 4: c->outputs[0][c->frames / 2] = NAN; break;
+    case 5: {
+        char *block = malloc(1 << 20);
+        if (block) memset(block, 1, 1 << 20);
+        struct timespec pause = {0, 50 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        free(block);
+        break;
+    }
+    default: break;
+    }
+}
+
+static void bad_reset(void *instance) { (void)instance; }
+static void bad_destroy(void *instance) { free(instance); }
+
+static const iaa_port ports[] = {
+    {"in", "Input", IAA_PORT_INPUT, IAA_PORT_AUDIO, NULL},
+    {"out", "Output", IAA_PORT_OUTPUT, IAA_PORT_AUDIO, NULL},
+};
+static const iaa_parameter parameters[] = {
+    {"mode", "Misbehaviour", 0.0f, 5.0f, 0.0f, IAA_UNIT_GENERIC, 1},
+};
+static const iaa_plugin_descriptor bad_node = {
+    "bad", "Bad", "Halves its input until told to misbehave", {"aurx", "badn", "test", NULL, 0x10000},
+    ports, 2, parameters, 1, bad_create, bad_process, NULL, bad_reset, bad_destroy, NULL, NULL, 0
+};
+static const iaa_plugin_descriptor crash_node = {
+    "crash-create", "Crash on create", "Segfaults in create", {"aurx", "crsh", "test", NULL, 0x10000},
+    ports, 2, parameters, 1, crash_create, bad_process, NULL, bad_reset, bad_destroy, NULL, NULL, 0
+};
+static const iaa_plugin_descriptor *const all[] = { &bad_node, &crash_node };
+static const iaa_plugin_list list = { IAA_PLUGIN_ABI_VERSION, 2, all };
+IAA_PLUGIN_EXPORT const iaa_plugin_list *iaa_plugin_entry(void) { return &list; }
+"""
+
+    /// Builds `libbad.so` into `directory`.
+    static func build(in directory: URL) throws {
+        let file = directory.appendingPathComponent("bad.c").path
+        try source.write(toFile: file, atomically: true, encoding: .utf8)
+        let build = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-I", JackHarness.path("Sources/IAAPluginABI/include"),
+                                          "-o", directory.appendingPathComponent("libbad.so").path, file, "-lm"])
+        guard build.status == 0 else { throw EngineProcessError(message: "cc failed: \(build.stderr)") }
+    }
+
+    /// A graph: a tone into `good` (a gain, to @playback) and into the bad app (to nothing).
+    static func graph(bad plugin: String?, mode: Int = 0, isolation: String = "\"isolation\": { \"maxCrashes\": 100 }") -> String {
+        let bad = plugin.map { ", { \"id\": \"bad\", \"plugin\": \"\($0)\", \"params\": { \"mode\": \(mode) } }" } ?? ""
+        let connection = plugin == nil ? "" : ", { \"from\": \"tone:out\", \"to\": \"bad:in\" }"
+        return """
+            { "format": "iaa-graph/1", "name": "isolation", \(isolation),
+              "apps": [
+                { "id": "tone", "plugin": "builtin:oscillator", "params": { "frequency": 500, "amplitude": 0.5 } },
+                { "id": "good", "plugin": "builtin:gain" }\(bad)
+              ],
+              "connections": [ { "from": "tone:out", "to": "good:in" }\(connection) ],
+              "jack": { "connections": [ { "from": "good:out", "to": "@playback" } ] } }
+            """
+    }
+}

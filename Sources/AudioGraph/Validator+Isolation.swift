@@ -1,3 +1,4 @@
+import LocatedJSON
 extension Validator {
     /// The app's `isolation`, else the graph's `isolation.default`; an unknown word is an error
     /// at the field that has it (and the app falls back to the engine's default).

@@ -6,12 +6,15 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,8 +66,48 @@ int iaa_futex_wait(uint32_t *word, uint32_t expected, int64_t timeout_ns) {
     return errno == EAGAIN ? 0 : errno;
 }
 
+int iaa_futex_wait_until(uint32_t *word, uint32_t expected, uint64_t deadline_ns) {
+    struct timespec until = {(time_t)(deadline_ns / 1000000000u), (long)(deadline_ns % 1000000000u)};
+    /* FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC time, which every hand-over of a
+     * cycle can share with the anchor; FUTEX_WAKE wakes it (the bitset matches any). */
+    if (syscall(SYS_futex, word, FUTEX_WAIT_BITSET, expected, &until, NULL, FUTEX_BITSET_MATCH_ANY) == 0) return 0;
+    return errno == EAGAIN ? 0 : errno;
+}
+
+iaa_deadline_anchor iaa_deadline_anchor_make(void) {
+    iaa_deadline_anchor anchor = {timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), 0};
+    return anchor;
+}
+
+void iaa_deadline_anchor_cover(iaa_deadline_anchor *anchor, uint64_t deadline_ns, uint64_t now_ns) {
+    if (anchor->fd < 0 || (anchor->armed_until > now_ns && anchor->armed_until <= deadline_ns)) return;
+    struct itimerspec when = {{0, 0}, {(time_t)(deadline_ns / 1000000000u), (long)(deadline_ns % 1000000000u)}};
+    if (timerfd_settime(anchor->fd, TFD_TIMER_ABSTIME, &when, NULL) == 0) anchor->armed_until = deadline_ns;
+}
+
+void iaa_deadline_anchor_close(iaa_deadline_anchor *anchor) {
+    if (anchor->fd >= 0) close(anchor->fd);
+    anchor->fd = -1;
+}
+
 void iaa_futex_wake(uint32_t *word) {
     syscall(SYS_futex, word, FUTEX_WAKE, 0x7fffffff, NULL, NULL, 0);
+}
+
+int iaa_current_cpu(void) { return sched_getcpu(); }
+
+int iaa_pin_thread(unsigned long thread, int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return pthread_setaffinity_np((pthread_t)thread, sizeof set, &set);
+}
+
+int iaa_pin_process(pid_t pid, int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(pid, sizeof set, &set) == 0 ? 0 : errno;
 }
 
 pid_t iaa_isolation_spawn(const char *path, char *const argv[], int segment_fd, const iaa_child_limits *limits,

@@ -309,6 +309,7 @@ final class EngineCore: @unchecked Sendable {
             newBackend.becomeTimebaseMaster(tempo: graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar)
         }
         try newBackend.activate()
+        isolation?.settings.placement?.adopt(audioThread: newBackend.audioThread)
         backend = newBackend
         bufferSize = newBackend.maximumFrames
         let remembered = liveConnections

@@ -2,6 +2,7 @@ import AudioGraph
 import AudioSession
 import ControlSocket
 import Foundation
+import Isolation
 import JackBackend
 
 /// `iaa run`: the engine in the foreground as one JACK client, until SIGINT or SIGTERM.
@@ -83,7 +84,9 @@ public struct LiveEngine {
             // A hung child must be bounded even with the deadline guard off.
             var isolation = IsolationPolicy.fromEnvironment(
                 engineDefault: options.isolation, share: options.deadlinePercent > 0 ? options.deadlinePercent / 100 : 0.5)
-            isolation.settings.realtimePriority = backend.realtimePriority
+            // Below the audio thread, which shares its CPU with the children (CPUPlacement).
+            isolation.settings.realtimePriority = backend.realtimePriority.flatMap { $0 > 1 ? $0 - 1 : nil }
+            isolation.settings.placement = CPUPlacement()
             core.isolation = isolation
             core.adopt(backend)
             let startEvents = try core.startUp()
@@ -95,6 +98,7 @@ public struct LiveEngine {
                 backend.setDefaultTempo(graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar)
             }
             try backend.activate()
+            isolation.settings.placement?.adopt(audioThread: backend.audioThread)
             core.queue.sync {
                 for warning in core.connectExternals(graph.externalConnections) { StandardError.warning("\(warning)") }
                 core.publish(startEvents)

@@ -179,7 +179,9 @@ final class ChildSupervisor: @unchecked Sendable {
         }
         markFirstStartDone()
         observer(IsolationEvent(app: app, kind: .started(pid: child.pid, restart: restarts)))
+        var childCPU: Int32?
         while !stopping {
+            place(child, on: &childCPU)
             if child.pidfd >= 0 ? iaa_isolation_poll_exit(child.pidfd, 20) == 1 : child.hasEnded() {
                 return finish(child, child.reapFault())
             }
@@ -198,6 +200,15 @@ final class ChildSupervisor: @unchecked Sendable {
         case .none: break
         }
         return nil
+    }
+
+    /// Keeps the child on the audio thread's CPU, pinning the thread first if nobody has
+    /// (``CPUPlacement``); checked every tick because the thread is seen only once it renders.
+    private func place(_ child: ChildProcess, on childCPU: inout Int32?) {
+        guard let placement = settings.placement else { return }
+        let seen = iaa_isolation_load(segment.engineCPU)
+        guard seen != .max, let cpu = placement.audioThreadCPU(seenOn: Int32(bitPattern: seen)), cpu != childCPU else { return }
+        if iaa_pin_process(child.pid, cpu) == 0 { childCPU = cpu }
     }
 
     /// Waits for the child's READY; a failure, a death or the timeout is a fault.

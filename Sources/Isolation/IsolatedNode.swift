@@ -35,10 +35,13 @@ public final class IsolatedNode: AudioNode {
     private var inputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
     private var outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
     private var transportRequest: UnsafeMutablePointer<UInt32>?
+    private var engineCPU: UnsafeMutablePointer<UInt32>?
     // Copied out of `settings` so the audio thread reads plain numbers.
     private let fixedTimeout: UInt64
     private let share: Double
     private let strikeLimit: Int
+    /// The cycle's shared timer (live engines only), so bounded waits stay cheap (CPUPlacement).
+    private let anchor: UnsafeMutablePointer<iaa_deadline_anchor>?
     /// Audio thread only: consecutive cycles without an answer, and the child they count for.
     private var strikes = 0
     private var strikeEpoch: UInt32 = 0
@@ -58,6 +61,7 @@ public final class IsolatedNode: AudioNode {
         fixedTimeout = settings.fixedTimeoutNanoseconds ?? 0
         share = settings.share
         strikeLimit = max(1, settings.strikes)
+        anchor = settings.placement?.anchor
         var arguments = ["isolated-node", "--app", app, "--plugin", plugin, "--directory", graphDirectory]
         for (key, value) in configuration.values.sorted(by: { $0.key < $1.key }) {
             arguments += ["--config", "\(key)=\(value)"]
@@ -92,6 +96,7 @@ public final class IsolatedNode: AudioNode {
             inputs = segment.inputs
             outputs = segment.outputs
             transportRequest = segment.transportRequest
+            engineCPU = segment.engineCPU
             let supervisor = ChildSupervisor(node: self, segment: segment)
             self.supervisor = supervisor
             supervisor.start()
@@ -132,7 +137,7 @@ public final class IsolatedNode: AudioNode {
     public func process(_ context: ProcessContext) {
         let frames = context.frames
         guard cells.pointee.state.load(ordering: .acquiring) == SupervisionState.running.rawValue,
-              let request, let reply, let header, let ramps, let midi, let inputs, let outputs, frames <= Int(header.pointee.max_frames) else {
+              let request, let reply, let header, let ramps, let midi, let inputs, let outputs, let engineCPU, frames <= Int(header.pointee.max_frames) else {
             silence(context)
             return
         }
@@ -168,6 +173,7 @@ public final class IsolatedNode: AudioNode {
             playing: host.isPlaying ? 1 : 0, recording: host.isRecording ? 1 : 0, tempo: host.tempo,
             beats_per_bar: host.beatsPerBar, beat: host.beat, bar: Int32(clamping: host.bar),
             beat_in_bar: host.beatInBar, sample_time: host.sampleTime)
+        iaa_isolation_store(engineCPU, UInt32(bitPattern: iaa_current_cpu()))
         let next = cycle == IAA_ISOLATION_DEAD &- 1 ? 1 : cycle &+ 1
         iaa_isolation_store(request, next)
         iaa_futex_wake(request)
@@ -192,26 +198,28 @@ public final class IsolatedNode: AudioNode {
         }
     }
 
-    /// Spins a little (the child usually answers within microseconds), then sleeps on the futex
-    /// until the answer or the deadline. False on the deadline, or when the supervisor marked the
-    /// child dead (it stores IAA_ISOLATION_DEAD and wakes us, so a crash ends the wait at once).
+    /// Spins a little (a child on another CPU may answer within microseconds), then sleeps on
+    /// the futex until the answer or the deadline. False on the deadline, or when the supervisor
+    /// marked the child dead (it stores IAA_ISOLATION_DEAD and wakes us, so a crash ends the wait
+    /// at once). The deadline is absolute and covered by the cycle's anchor timer, so the wait
+    /// does not reprogram the CPU's timer (`iaa_deadline_anchor`).
     /// - Realtime: safe.
     @inline(__always)
     private func awaitReply(_ cycle: UInt32, reply: UnsafeMutablePointer<UInt32>, frames: Int, sampleRate: Double) -> Bool {
-        let started = MonotonicClock.nanoseconds()
-        let budget = fixedTimeout > 0 ? fixedTimeout : UInt64(Double(frames) / sampleRate * 1e9 * share)
         for _ in 0..<200 {
             let answer = iaa_isolation_load(reply)
             if answer == cycle { return true }
             if answer == IAA_ISOLATION_DEAD { return false }
         }
+        let started = MonotonicClock.nanoseconds()
+        let deadline = started &+ (fixedTimeout > 0 ? fixedTimeout : UInt64(Double(frames) / sampleRate * 1e9 * share))
+        if let anchor { iaa_deadline_anchor_cover(anchor, deadline, started) }
         while true {
             let answer = iaa_isolation_load(reply)
             if answer == cycle { return true }
             if answer == IAA_ISOLATION_DEAD { return false }
-            let elapsed = MonotonicClock.nanoseconds() &- started
-            guard elapsed < budget else { return false }
-            _ = iaa_futex_wait(reply, answer, Int64(budget - elapsed))
+            guard MonotonicClock.nanoseconds() < deadline else { return false }
+            _ = iaa_futex_wait_until(reply, answer, deadline)
         }
     }
 

@@ -21,8 +21,11 @@ public struct IsolationSettings: Sendable {
     public var startTimeoutSeconds: Double
     /// The child's address-space limit (RLIMIT_AS), bytes.
     public var memoryLimit: UInt64
-    /// SCHED_FIFO priority for the child, as JACK gives its own audio thread (nil: not real-time).
+    /// SCHED_FIFO priority for the child (nil: not real-time). Below the audio thread's, so that
+    /// the thread preempts a hung child when both share a CPU (``CPUPlacement``).
     public var realtimePriority: Int32?
+    /// Where the audio thread and the children run; nil (offline) leaves them to the scheduler.
+    public var placement: CPUPlacement?
 
     public init(executable: String, share: Double = 0.5, fixedTimeoutNanoseconds: UInt64? = nil, strikes: Int = 3,
                 maxCrashes: Int = 3, crashWindowSeconds: Double = 60, firstBackoffSeconds: Double = 0.1,

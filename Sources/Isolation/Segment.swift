@@ -30,6 +30,9 @@ public final class Segment: @unchecked Sendable {
     public let stop: UnsafeMutablePointer<UInt32>
     public let reset: UnsafeMutablePointer<UInt32>
     public let transportRequest: UnsafeMutablePointer<UInt32>
+    /// The CPU the engine's audio thread ran on in its last cycle (`UInt32.max` before the first),
+    /// which the supervisor keeps the child on.
+    public let engineCPU: UnsafeMutablePointer<UInt32>
     private let base: UnsafeMutableRawPointer
 
     /// A new segment for a node with these counts (engine side).
@@ -50,6 +53,7 @@ public final class Segment: @unchecked Sendable {
         header.pointee.max_frames = UInt32(maximumFrames)
         header.pointee.sample_rate = sampleRate
         header.pointee.total_size = UInt64(layout.total)
+        header.pointee.engine_cpu = .max
         self.init(descriptor: fd, base: base, layout: layout, inputs: inputs, outputs: outputs, parameters: parameters,
                   maximumFrames: maximumFrames)
     }
@@ -89,6 +93,7 @@ public final class Segment: @unchecked Sendable {
         stop = Self.word(header, \.stop)
         reset = Self.word(header, \.reset)
         transportRequest = Self.word(header, \.transport_request)
+        engineCPU = Self.word(header, \.engine_cpu)
         ramps = (base + layout.ramps).assumingMemoryBound(to: iaa_ramp.self)
         midi = (base + layout.midi).assumingMemoryBound(to: iaa_midi_event.self)
         inputCount = inputs

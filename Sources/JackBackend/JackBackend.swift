@@ -280,4 +280,9 @@ extension JackBackend {
         let priority = jack_client_real_time_priority(client)
         return priority > 0 ? priority : nil
     }
+
+    /// The `pthread_t` of the thread JACK runs our process callback on (valid once active).
+    public var audioThread: UInt {
+        UInt(jack_client_thread_id(client))
+    }
 }

@@ -16,7 +16,7 @@
 
 /** "IAAI" and the layout's version: the child refuses a segment of another version. */
 #define IAA_ISOLATION_MAGIC 0x49414149u
-#define IAA_ISOLATION_VERSION 1u
+#define IAA_ISOLATION_VERSION 2u
 /** MIDI events per cycle the segment holds (later ones in a cycle are dropped). */
 #define IAA_ISOLATION_MIDI_CAPACITY 1024u
 /** The value the supervisor stores in `reply` when the child died, to end a wait at once. */
@@ -52,6 +52,7 @@ typedef struct iaa_isolation_header {
     uint32_t reset;                  /* a counter: the child resets its node when it changes */
     uint32_t transport_request;      /* the node's last IAA_TRANSPORT_* request (the child writes) */
     uint32_t restrictions;           /* the IAA_RESTRICT_* bits the child applied to itself */
+    uint32_t engine_cpu;             /* the CPU the engine's audio thread last ran on (UINT32_MAX: none yet) */
     /* This cycle, written by the engine before `request`. */
     uint32_t frames;
     uint32_t midi_count;
@@ -88,8 +89,39 @@ void iaa_isolation_segment_unmap(void *base, size_t size);
 /** Waits while `*word == expected`, at most `timeout_ns` (< 0: no limit). 0 when woken or the
  *  word differs, ETIMEDOUT, or EINTR. */
 int iaa_futex_wait(uint32_t *word, uint32_t expected, int64_t timeout_ns);
+/** Waits while `*word == expected`, until CLOCK_MONOTONIC reaches `deadline_ns` (absolute).
+ *  0 when woken or the word differs, ETIMEDOUT, or EINTR. */
+int iaa_futex_wait_until(uint32_t *word, uint32_t expected, uint64_t deadline_ns);
+
+/**
+ * A timer that is already pending at a cycle's first deadline, so that the kernel need not
+ * reprogram the CPU's timer hardware for every bounded wait after it: a bounded wait queues a
+ * timer, and only a timer that becomes the CPU's earliest reprograms the hardware (on arming and
+ * again on cancelling). On a virtual machine each reprogramming is a trap to the hypervisor,
+ * which made every hand-over to an isolated node cost ~10 µs more. Nobody reads the timer; it
+ * only has to be queued first. Owned by the audio thread after creation.
+ */
+typedef struct iaa_deadline_anchor {
+    int fd;                 /* a timerfd on CLOCK_MONOTONIC, -1 when none could be made */
+    uint64_t armed_until;   /* the pending expiry, CLOCK_MONOTONIC ns (0: none) */
+} iaa_deadline_anchor;
+
+/** A new anchor (control side); fd -1 where timerfd is missing, and then arming does nothing. */
+iaa_deadline_anchor iaa_deadline_anchor_make(void);
+/** Arms the anchor for `deadline_ns` unless one is pending that expires no later (audio thread;
+ *  one timerfd_settime a cycle). `now_ns` is the caller's clock reading. */
+void iaa_deadline_anchor_cover(iaa_deadline_anchor *anchor, uint64_t deadline_ns, uint64_t now_ns);
+void iaa_deadline_anchor_close(iaa_deadline_anchor *anchor);
+
 /** Wakes every waiter on `word`. */
 void iaa_futex_wake(uint32_t *word);
+
+/** The CPU the calling thread runs on (a vDSO or rseq read, no system call), -1 if unknown. */
+int iaa_current_cpu(void);
+/** Pins the thread `thread` of this process to `cpu` alone: 0, or an errno. */
+int iaa_pin_thread(unsigned long thread, int cpu);
+/** Pins the process `pid` (its main thread: a child's only thread) to `cpu` alone: 0, or an errno. */
+int iaa_pin_process(pid_t pid, int cpu);
 
 /** Limits the child gets before exec. */
 typedef struct iaa_child_limits {

@@ -38,6 +38,9 @@ public final class RenderPlan: @unchecked Sendable {
     let meterTimes: UnsafeMutablePointer<Atomic<UInt64>>
     let meterPeaks: UnsafeMutablePointer<Atomic<UInt32>>
     private let stepOfApp: [String: Int]
+    /// The step the audio thread is running, -1 between steps' work and cycles: lets the control
+    /// side name the app whose `process` call never returned (an endless loop in process).
+    let runningStep = Atomic<Int>(-1)
     let silence: UnsafeMutablePointer<Float>
     private let arena: UnsafeMutableRawPointer
     /// Keeps every slot alive while this plan may still run.
@@ -115,6 +118,14 @@ public final class RenderPlan: @unchecked Sendable {
         let nanos = meterTimes[step].load(ordering: .relaxed)
         let peak = Float(bitPattern: meterPeaks[step].exchange(0, ordering: .relaxed))
         return (Double(nanos) / 1e9, peak)
+    }
+
+    /// The app whose node the audio thread is running now, if any. Control side: meaningful
+    /// when the cycle has been running far longer than a period (the node hangs).
+    public var runningApp: String? {
+        let step = runningStep.load(ordering: .relaxed)
+        guard step >= 0, step < steps.count else { return nil }
+        return steps[step].slot._withUnsafeGuaranteedRef { $0.appID }
     }
 
     /// The index of `appID`'s MIDI buffer, if it has a MIDI input (control side lookup).

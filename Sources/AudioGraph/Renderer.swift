@@ -23,6 +23,7 @@ public enum Renderer {
                 let buffer = plan.midiBuffers[step.midiIndex]
                 midi = MIDIEvents(base: UnsafePointer(buffer.events), count: buffer.count)
             }
+            plan.runningStep.store(stepIndex, ordering: .relaxed)
             step.slot._withUnsafeGuaranteedRef { slot in
                 slot.run(context,
                          inputs: UnsafePointer(plan.inputPointers.baseAddress.unsafelyUnwrapped + step.inputStart),
@@ -37,6 +38,7 @@ public enum Renderer {
                 tripped += 1
             }
         }
+        plan.runningStep.store(-1, ordering: .relaxed)
         return tripped
     }
 

@@ -49,7 +49,7 @@ extension EngineCore {
         let status = node.status
         var pairs: [(String, ControlJSON)] = [
             ("state", .string(status.state.rawValue)), ("pid", status.pid.map { .number(Double($0)) } ?? .null),
-            ("restarts", .number(Double(status.restarts))),
+            ("restarts", .number(Double(status.restarts))), ("lateCycles", .number(Double(status.lateCycles))),
             ("restrictions", .array(status.restrictionNames.map(JSONValue.string))),
         ]
         if let fault = status.fault {

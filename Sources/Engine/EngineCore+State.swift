@@ -19,6 +19,7 @@ extension EngineCore {
                 ("preemptedCycles", .number(Double(backend.preemptedOverrunCount))),
                 ("cycles", .number(Double(backend.cycleCount))), ("cycleTime", cycleTimeJSON()),
                 ("deadlineFaults", .number(Double(backend.deadlineFaultCount))),
+                ("stalled", stallJSON()),
             ])),
             ("transport", .object([("playing", .bool(backend.transportRolling)), ("recording", .bool(backend.isRecording)),
                                    ("tempo", .number(graph.transport.tempo))])),
@@ -75,6 +76,7 @@ extension EngineCore {
 
     /// Why the engine stopped running an app's node, or null.
     private func faultJSON(_ app: String) -> ControlJSON {
+        if let stalled = stallFaultJSON(app) { return stalled }
         guard let slot = backend.currentPlan?.slot(for: app), slot.isFaulted else { return .null }
         let fault = describeFault(slot)
         return .object([("kind", .string(fault.kind)), ("action", .string(fault.action)), ("reason", .string(fault.reason))])

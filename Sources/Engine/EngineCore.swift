@@ -38,6 +38,8 @@ final class EngineCore: @unchecked Sendable {
     var grants: Grants?
     /// Xrun counters as last announced on the event stream: (JACK's, ours, preempted).
     private var xrunsAnnounced: (all: Int64, ours: Int64, preempted: Int64) = (0, 0, 0)
+    /// Whether an `audioStalled` event is out and no `audioResumed` has followed (EngineCore+Stall).
+    var stallAnnounced = false
     /// JACK's buffer size as last seen (JACK also calls its callback once at activation).
     private var bufferSize: Int
     /// `iaa run --watch`: reloads rebuilt plugin libraries; nil without the option.
@@ -145,6 +147,7 @@ final class EngineCore: @unchecked Sendable {
         }
         backend.collectRetiredPlans()
         announceXruns(at: time)
+        announceStall(at: time)
         // Twice a second: a refused rule connection is tried again (see `ruleFailures`).
         if !ruleFailures.isEmpty, Int(time * 10) % 5 == 0 { keepRules() }
         if programs.retryDue, Int(time * 10) % 5 == 0 { routePrograms() }

@@ -114,7 +114,9 @@ public final class IsolatedNode: AudioNode {
 
     /// What `iaa status` shows for this app's child.
     public var status: IsolationStatus {
-        supervisor?.status ?? IsolationStatus(state: .off, pid: nil, restarts: 0, fault: nil, restrictions: 0, note: "not started")
+        var status = supervisor?.status ?? IsolationStatus(state: .off, pid: nil, restarts: 0, fault: nil, restrictions: 0, note: "not started")
+        status.lateCycles = cells.pointee.lateCycles.load(ordering: .relaxed)
+        return status
     }
 
     /// Ends the child now (it also ends when the node is freed): a fault seen in the last cycles
@@ -228,6 +230,7 @@ public final class IsolatedNode: AudioNode {
     @inline(__always)
     private func strike(_ context: ProcessContext) {
         silence(context)
+        cells.pointee.lateCycles.add(1, ordering: .relaxed)
         strikes += 1
         guard strikes >= strikeLimit else { return }
         strikes = 0
@@ -277,4 +280,6 @@ struct SupervisionCells: ~Copyable {
     let flag = Atomic<UInt32>(SupervisionFlag.none.rawValue)
     /// Bumped by the supervisor for every child it starts, so strikes count per child.
     let epoch = Atomic<UInt32>(0)
+    /// Cycles in which a running child did not answer in time (the app was silent in them).
+    let lateCycles = Atomic<UInt64>(0)
 }

@@ -22,6 +22,9 @@ public struct IsolationStatus: Sendable {
     public var restrictions: UInt32
     /// What the child could not restrict, or why the app is off.
     public var note: String?
+    /// Cycles since the app started in which its child did not answer within its share of the
+    /// period, so the app was silent in them (a hang is 3 in a row; single ones are a slow child).
+    public var lateCycles: UInt64 = 0
 
     /// `["no-new-privs", "landlock", "seccomp"]`, as far as applied.
     public var restrictionNames: [String] {

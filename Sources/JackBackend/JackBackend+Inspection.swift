@@ -44,8 +44,18 @@ extension JackBackend {
     /// JACK's DSP load, in percent.
     public var dspLoad: Double { Double(jack_cpu_load(clientHandle)) }
 
-    /// Cycles whose processing overran the period (xruns iaa caused).
-    public var ourXrunCount: Int64 { cycleState.overruns.load(ordering: .relaxed) }
+    /// xruns iaa caused: cycles whose processing overran the period on the CPU, and xruns JACK
+    /// reported while a cycle of ours had not returned past its period.
+    public var ourXrunCount: Int64 {
+        cycleState.overruns.load(ordering: .relaxed) + cycleState.stalledXruns.load(ordering: .relaxed)
+    }
+
+    /// The audio thread has been inside one cycle for more than 10 periods (and 50 ms): how long,
+    /// and the app whose node it is running. Nil while cycles come and go.
+    public var stall: (app: String?, seconds: Double)? {
+        guard let elapsed = cycleState.stalledFor(periods: 10), elapsed > 50_000_000 else { return nil }
+        return (currentPlan?.runningApp, Double(elapsed) / 1e9)
+    }
 
     /// Cycles past the period by the clock but not on our CPU time: the system preempted us.
     public var preemptedOverrunCount: Int64 { cycleState.preemptedOverruns.load(ordering: .relaxed) }

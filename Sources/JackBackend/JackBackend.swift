@@ -232,7 +232,7 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
         }, cycleArg)
         jack_set_xrun_callback(client, { arg in
             guard let arg else { return 0 }
-            Unmanaged<JackCycle>.fromOpaque(arg)._withUnsafeGuaranteedRef { _ = $0.xruns.add(1, ordering: .relaxed) }
+            Unmanaged<JackCycle>.fromOpaque(arg)._withUnsafeGuaranteedRef { $0.noteXrun() }
             return 0
         }, cycleArg)
         // Only a flag: closing the client from JACK's own thread is not allowed.

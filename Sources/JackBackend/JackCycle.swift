@@ -19,6 +19,15 @@ final class JackCycle: @unchecked Sendable {
     /// Cycles that ran past the period by the clock but not on the CPU: the system (another
     /// process, the hypervisor) took the CPU away; not counted as iaa's.
     let preemptedOverruns = Atomic<Int64>(0)
+    /// When the running cycle began (CLOCK_MONOTONIC ns), 0 between cycles, and the period it
+    /// renders: a cycle that has run for periods has a node that does not return (an endless
+    /// loop in a plugin's process), which the control side reports and JACK's xruns blame on us.
+    let cycleStartedAt = Atomic<UInt64>(0)
+    let periodNanoseconds = Atomic<UInt64>(0)
+    /// xruns JACK reported while one of our cycles had run past its period and not returned.
+    let stalledXruns = Atomic<Int64>(0)
+    /// Set by such an xrun so that the cycle, if it ever ends, is not counted a second time.
+    private let stallCounted = Atomic<Bool>(false)
     /// The last cycle's processing time and the longest since the last read, in microseconds.
     let lastBusyMicroseconds = Atomic<Int64>(0)
     let maximumBusyMicroseconds = Atomic<Int64>(0)
@@ -54,6 +63,8 @@ final class JackCycle: @unchecked Sendable {
     func process(frames: Int) {
         let started = MonotonicClock.nanoseconds()
         let startedOnCPU = MonotonicClock.threadCPUNanoseconds()
+        periodNanoseconds.store(UInt64(frames) &* 1_000_000_000 / UInt64(max(sampleRate, 1)), ordering: .relaxed)
+        cycleStartedAt.store(started, ordering: .releasing)
         FloatEnvironment.flushDenormals()
         probe.begin()
         let context = RenderContext(frames: frames, sampleTime: sampleTime, transport: queryTransport())
@@ -82,6 +93,7 @@ final class JackCycle: @unchecked Sendable {
         cycleIndex &+= 1
         cycles.add(1, ordering: .relaxed)
         probe.end()
+        cycleStartedAt.store(0, ordering: .releasing)
         measure(since: started, onCPUSince: startedOnCPU, frames: frames, budget: budget)
     }
 
@@ -106,7 +118,9 @@ final class JackCycle: @unchecked Sendable {
             maximumBusyMicroseconds.store(busy, ordering: .relaxed)
         }
         let period = Int64(frames) * 1_000_000_000
-        if Int64(truncatingIfNeeded: elapsed) * sampleRate > period {
+        if stallCounted.exchange(false, ordering: .relaxed) {
+            // Already counted as ours by the xrun that arrived while it ran.
+        } else if Int64(truncatingIfNeeded: elapsed) * sampleRate > period {
             let used = MonotonicClock.threadCPUNanoseconds() &- startedOnCPU
             if Int64(truncatingIfNeeded: used) * sampleRate > period {
                 overruns.add(1, ordering: .relaxed)
@@ -119,6 +133,27 @@ final class JackCycle: @unchecked Sendable {
         } else if watchCycles > 0 {
             watchCycles -= 1
         }
+    }
+
+    /// JACK's xrun notification (its notification thread, not the audio thread): counted as
+    /// ours when our cycle is still running past its period, since only our process call can
+    /// hold it there.
+    func noteXrun() {
+        xruns.add(1, ordering: .relaxed)
+        let since = cycleStartedAt.load(ordering: .acquiring)
+        let period = periodNanoseconds.load(ordering: .relaxed)
+        guard since != 0, period > 0, MonotonicClock.nanoseconds() &- since > period else { return }
+        stalledXruns.add(1, ordering: .relaxed)
+        stallCounted.store(true, ordering: .relaxed)
+    }
+
+    /// How long the running cycle has run, when that is more than `periods` periods.
+    func stalledFor(periods: UInt64) -> UInt64? {
+        let since = cycleStartedAt.load(ordering: .acquiring)
+        let period = periodNanoseconds.load(ordering: .relaxed)
+        guard since != 0, period > 0 else { return nil }
+        let elapsed = MonotonicClock.nanoseconds() &- since
+        return elapsed > period &* periods && elapsed < 1 << 62 ? elapsed : nil
     }
 
     /// - Realtime: safe.

@@ -38,6 +38,10 @@ struct StatusTree {
             id: rows.map(\.id.count).max() ?? 0,
             description: rows.map(\.description.count).max() ?? 0)
         var lines = [header]
+        // The audio thread stuck in a node that never returns: said before anything else.
+        if let reason = status["jack"]?["stalled"]?["reason"]?.stringValue {
+            lines.append(" ├─ " + Output.styled("STALLED:", .red) + " " + reason)
+        }
         for (title, members) in sections {
             lines.append(" ├─ " + Output.styled(title + ":", .bold))
             for row in members {
@@ -84,9 +88,18 @@ struct StatusTree {
             row = Row(foreground: row.foreground, number: number, id: id, description: row.description,
                       state: row.state + "   " + program)
         }
+        if let isolation = app["isolation"], isolation.objectValue != nil {
+            let text = isolationText(isolation)
+            row = Row(foreground: row.foreground, number: number, id: id, description: row.description,
+                      state: text.silent ? text.text : row.state + "   " + text.text)
+        }
         // A node the engine stopped running says so before anything else: `bypassed (deadline)`.
         guard let fault = app["fault"], let action = fault["action"]?.stringValue else { return row }
-        let kind = fault["kind"]?.stringValue == "deadline" ? "deadline" : "NaN/Inf"
+        let kind = switch fault["kind"]?.stringValue {
+        case "deadline": "deadline"
+        case "hang": "hangs in process"
+        default: "NaN/Inf"
+        }
         return Row(foreground: row.foreground, number: number, id: id, description: row.description,
                    state: Output.styled("\(action) (\(kind))", .red))
     }
@@ -127,6 +140,28 @@ struct StatusTree {
         if flag("ducked") { return Output.styled("ducked", .yellow) + " " + (gain?.doubleValue.map { Output.fixed($0, decimals: 2) } ?? "?") }
         if flag("active") { return Output.styled("active", .green) + gainText(gain) }
         return "inactive"
+    }
+
+    /// An isolated app's child: `isolated pid 4242` (with its late cycles) while it plays, else
+    /// why the app is silent, in place of its session state: `silent (crashed): its process was
+    /// killed by SIGSEGV; restarting`, `off (hung): …; iaa enable ID`, `starting`.
+    private static func isolationText(_ isolation: ControlJSON) -> (text: String, silent: Bool) {
+        let pid = isolation["pid"]?.plainText ?? "?"
+        let fault = isolation["fault"]
+        let kind = fault?["kind"]?.stringValue ?? "fault"
+        let reason = fault?["reason"]?.stringValue
+        switch isolation["state"]?.stringValue {
+        case "running":
+            let late = isolation["lateCycles"]?.doubleValue ?? 0
+            return ("isolated pid \(pid)" + (late > 0 ? ", \(Int(late)) late cycles (silent)" : ""), false)
+        case "starting":
+            return (Output.styled("silent", .dim) + "   isolated child starting", true)
+        case "restarting":
+            return (Output.styled("silent (\(kind))", .red) + "   " + [reason, "restarting"].compactMap { $0 }.joined(separator: "; "), true)
+        default:
+            let note = isolation["note"]?.stringValue
+            return (Output.styled("off (\(kind))", .red) + "   " + [reason, note].compactMap { $0 }.joined(separator: "; "), true)
+        }
     }
 
     /// A program app's process: `program mpv-01 pid 4242 (2 ports routed), session pid 4242`, or

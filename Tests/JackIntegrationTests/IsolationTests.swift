@@ -101,10 +101,10 @@ extension JackIntegration {
             let engine: EngineProcess
             let client: ControlClient
 
-            init(client name: String, maxCrashes: Int) throws {
+            init(client name: String, maxCrashes: Int, default choice: String = "auto") throws {
                 directory = try IsolationTests.folder()
-                let graph = try IsolationTests.write(MisbehavingPlugin.graph(bad: "./libbad.so#bad",
-                                                                             isolation: "\"isolation\": { \"maxCrashes\": \(maxCrashes) }"),
+                let isolation = "\"isolation\": { \"maxCrashes\": \(maxCrashes), \"default\": \"\(choice)\" }"
+                let graph = try IsolationTests.write(MisbehavingPlugin.graph(bad: "./libbad.so#bad", isolation: isolation),
                                                      "live.json", in: directory)
                 socket = directory.appendingPathComponent("\(name).sock").path
                 engine = try EngineProcess(graph: graph, client: name, arguments: ["--socket", socket])
@@ -202,6 +202,11 @@ extension JackIntegration {
                     "never off:\n\(running.engine.stderr)")
             let off = try running.bad()
             #expect(off?["muted"]?.boolValue == true)
+            // The text status says so too, in place of the app's state, with the way back.
+            let tree = try runCommand(JackHarness.debugBinary, ["status", "--socket", running.socket]).stdout
+            let row = tree.split(separator: "\n").first { $0.contains(" bad ") } ?? ""
+            #expect(row.contains("off (crashed)") && row.contains("SIGSEGV") && row.contains("iaa enable bad") && !row.contains("active"),
+                    "\(tree)")
             #expect(off?["isolation"]?["note"]?.stringValue?.contains("iaa enable bad") == true)
             usleep(500_000)
             #expect(try running.bad()?["isolation"]?["state"]?.stringValue == "off", "it restarted by itself")
@@ -211,6 +216,30 @@ extension JackIntegration {
             #expect(enabled.stdout.contains("enabled bad"), "\(enabled.stdout)\(enabled.stderr)")
             #expect(waitUntil(seconds: 3) { (try? running.bad()?["isolation"]?["state"]?.stringValue) == "running" })
             #expect(try running.bad()?["muted"]?.boolValue == false)
+        }
+
+        @Test("in process, a plugin that loops forever: status and an event name it, the audio thread is stalled, and JACK's xruns count as ours")
+        func inProcessHangIsNamed() throws {
+            let running = try Running(client: "t-isolation-stall", maxCrashes: 3, default: "none")
+            defer { running.stop() }
+            #expect(try running.bad()?["isolation"] == .null, "the bad app should run in the engine's process")
+            let events = followEvents(socket: running.socket, limit: 50, timeout: .seconds(6))
+            usleep(200_000)
+            try running.setMode(3)
+            let stalled = waitUntil(seconds: 4) {
+                (try? running.client.call("status", params: [:]).get()["jack"]?["stalled"]?["app"]?.stringValue) == "bad"
+            }
+            #expect(stalled, "no stall in status:\n\(running.engine.stderr)")
+            let status = try running.client.call("status", params: [:]).get()
+            let jack = status["jack"]
+            #expect((jack?["ourXruns"]?.doubleValue ?? 0) > 0, "the stall's xruns are not ours: \(String(describing: jack))")
+            let bad = status["apps"]?.arrayValue?.first { $0["id"]?.stringValue == "bad" }
+            #expect(bad?["fault"]?["kind"]?.stringValue == "hang" && bad?["fault"]?["action"]?.stringValue == "stalled")
+            let tree = try runCommand(JackHarness.debugBinary, ["status", "--socket", running.socket]).stdout
+            #expect(tree.contains("STALLED") && tree.contains("app \"bad\"'s process call has not returned") && tree.contains("isolation"),
+                    "\(tree)")
+            #expect(waitUntil(seconds: 3) { events.all.contains { $0.contains("\"audioStalled\"") && $0.contains("\"app\":\"bad\"") } },
+                    "no audioStalled event: \(events.all)")
         }
 
         @Test("the engine killed with SIGKILL takes its children along: no process, no zombie, no shared-memory file left")

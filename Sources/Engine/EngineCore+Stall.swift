@@ -1,0 +1,47 @@
+import AudioGraph
+import ControlSocket
+
+/// An app in the engine's process whose `process` call never returns (an endless loop): the
+/// audio thread is stuck in it, every app is silent and JACK reports an xrun each period. A node
+/// running in our own thread cannot be stopped; what the engine owes the user is the truth, in
+/// `status` and on the event stream, naming the app and the way out (isolating it).
+extension EngineCore {
+    /// `status`'s `jack.stalled`: null, or the app the audio thread is stuck in and for how long.
+    func stallJSON() -> ControlJSON {
+        guard let stall = backend.stall else { return .null }
+        return .object([("app", stall.app.map(JSONValue.string) ?? .null), ("seconds", .number((stall.seconds * 10).rounded() / 10)),
+                        ("reason", .string(Self.stallReason(stall.app, seconds: stall.seconds)))])
+    }
+
+    /// The stalled app's `fault` entry, when `app` is the one the audio thread is stuck in.
+    func stallFaultJSON(_ app: String) -> ControlJSON? {
+        guard let stall = backend.stall, stall.app == app else { return nil }
+        return .object([("kind", .string("hang")), ("action", .string("stalled")),
+                        ("reason", .string(Self.stallReason(app, seconds: stall.seconds)))])
+    }
+
+    /// One `audioStalled` event when a stall is first seen, one `audioResumed` when cycles run
+    /// again (a node that was only very slow). Called on every control tick.
+    func announceStall(at time: Double) {
+        let stall = backend.stall
+        guard (stall != nil) != stallAnnounced else { return }
+        stallAnnounced = stall != nil
+        var payload: [(String, JSONValue)]
+        if let stall {
+            let reason = Self.stallReason(stall.app, seconds: stall.seconds)
+            payload = [("name", .string("audioStalled")), ("app", stall.app.map(JSONValue.string) ?? .null),
+                       ("reason", .string(reason))]
+            StandardError.warning(reason)
+        } else {
+            payload = [("name", .string("audioResumed"))]
+            StandardError.write("iaa: the audio thread runs cycles again")
+        }
+        server?.publish(JSONValue.object([("t", .number(time)), ("event", .object(payload))]), topic: "events")
+    }
+
+    static func stallReason(_ app: String?, seconds: Double) -> String {
+        let whereStuck = app.map { "app \"\($0)\"'s process call" } ?? "the engine's cycle"
+        let advice = app.map { " Restart the engine, and give \"\($0)\" \"isolation\": \"process\" so that a hang silences only it." } ?? ""
+        return "\(whereStuck) has not returned for \((seconds * 10).rounded() / 10) s: the audio thread is stuck, every app is silent and JACK counts an xrun each period (ours).\(advice)"
+    }
+}

@@ -41,9 +41,10 @@ let package = Package(
         // Measurements of rendered audio (RMS, peak, frequency, steps) for tests and render reports.
         .target(name: "SignalAnalysis"),
         .target(name: "CFloatEnvironment"),
+        .target(name: "CCrashNote"),
         // The one JSON reader (located values, recovering strict parse) and the one escaper.
         .target(name: "LocatedJSON"),
-        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment", "LocatedJSON",
+        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment", "CCrashNote", "LocatedJSON",
                                                    .product(name: "Yams", package: "Yams")]),
         .target(name: "AudioFiles", dependencies: ["CSndfile"]),
         .target(name: "Nodes", dependencies: ["NodeKit", "AudioGraph"]),
@@ -61,7 +62,7 @@ let package = Package(
         .target(name: "ControlSocket", dependencies: ["CPeerCredentials", "LocatedJSON"], exclude: ["PROTOCOL.md"]),
         // A New Session Manager client: the session's graph file opened and saved on the server's word.
         .target(name: "SessionManager", dependencies: ["CLiblo"]),
-        .target(name: "Engine", dependencies: ["AudioGraph", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation"]),
+        .target(name: "Engine", dependencies: ["AudioGraph", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation", "CCrashNote"]),
         .executableTarget(name: "iaa", dependencies: [
             "Engine", "PluginHost", "NodeKit", "AudioGraph", "ControlSocket", "SessionManager", "AudioFiles", "Isolation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,5 +1,8 @@
 import NodeKit
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A compiled graph: flat tables the audio thread walks every cycle, with every buffer preallocated.
 ///
@@ -41,6 +44,9 @@ public final class RenderPlan: @unchecked Sendable {
     /// The step the audio thread is running, -1 between steps' work and cycles: lets the control
     /// side name the app whose `process` call never returned (an endless loop in process).
     let runningStep = Atomic<Int>(-1)
+    /// The app ids in step order as C strings, for the line a crash in a node writes
+    /// (`iaa_crash_note.h`); made here, read by a signal handler on the audio thread.
+    let crashNames: UnsafeMutablePointer<UnsafePointer<CChar>?>
     let silence: UnsafeMutablePointer<Float>
     private let arena: UnsafeMutableRawPointer
     /// Keeps every slot alive while this plan may still run.
@@ -69,6 +75,10 @@ public final class RenderPlan: @unchecked Sendable {
             (meterTimes + index).initialize(to: Atomic(0))
             (meterPeaks + index).initialize(to: Atomic(0))
         }
+        crashNames = .allocate(capacity: max(tables.steps.count, 1))
+        for index in tables.steps.indices {
+            (crashNames + index).initialize(to: UnsafePointer(strdup(tables.steps[index].slot._withUnsafeGuaranteedRef { $0.appID })))
+        }
         stepOfApp = Dictionary(uniqueKeysWithValues: tables.steps.indices.map { index in
             (tables.steps[index].slot.takeUnretainedValue().appID, index)
         })
@@ -96,6 +106,8 @@ public final class RenderPlan: @unchecked Sendable {
         for buffer in midiBuffers { buffer.events.deallocate() }
         midiBuffers.deallocate()
         externalMIDITargets.deallocate()
+        for index in steps.indices { free(UnsafeMutablePointer(mutating: crashNames[index])) }
+        crashNames.deallocate()
         meterTimes.deinitialize(count: max(steps.count, 1))
         meterTimes.deallocate()
         meterPeaks.deinitialize(count: max(steps.count, 1))

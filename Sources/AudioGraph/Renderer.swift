@@ -1,3 +1,4 @@
+import CCrashNote
 import NodeKit
 
 /// Renders one cycle of a plan: for each step, mix its inputs, then run its node.
@@ -12,6 +13,7 @@ public enum Renderer {
         let frames = context.frames
         let timed = metering || deadline.budget > 0
         var tripped = 0
+        iaa_crash_note_plan(UnsafePointer(plan.crashNames))
         for (stepIndex, step) in plan.steps.enumerated() {
             let started = timed ? MonotonicClock.nanoseconds() : 0
             let hearsOutside = step.slot._withUnsafeGuaranteedRef { $0.hearsOutsideInput.load(ordering: .relaxed) }
@@ -24,6 +26,7 @@ public enum Renderer {
                 midi = MIDIEvents(base: UnsafePointer(buffer.events), count: buffer.count)
             }
             plan.runningStep.store(stepIndex, ordering: .relaxed)
+            iaa_crash_note_step(stepIndex)
             step.slot._withUnsafeGuaranteedRef { slot in
                 slot.run(context,
                          inputs: UnsafePointer(plan.inputPointers.baseAddress.unsafelyUnwrapped + step.inputStart),
@@ -39,6 +42,7 @@ public enum Renderer {
             }
         }
         plan.runningStep.store(-1, ordering: .relaxed)
+        iaa_crash_note_step(-1)
         return tripped
     }
 

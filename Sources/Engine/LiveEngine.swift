@@ -1,5 +1,6 @@
 import AudioGraph
 import AudioSession
+import CCrashNote
 import ControlSocket
 import Foundation
 import Isolation
@@ -47,6 +48,8 @@ public struct LiveEngine {
         sigaddset(&stopSignals, SIGINT)
         sigaddset(&stopSignals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        // A plugin in our process that crashes it is named on stderr before the process ends.
+        _ = iaa_crash_note_install()
 
         var grants: Grants?
         if let path = options.grantsPath {

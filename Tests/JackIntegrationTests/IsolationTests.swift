@@ -242,6 +242,17 @@ extension JackIntegration {
                     "no audioStalled event: \(events.all)")
         }
 
+        @Test("in process, a plugin that segfaults ends the engine as before, and the engine names it on its way out")
+        func inProcessCrashIsNamed() throws {
+            let running = try Running(client: "t-isolation-crash", maxCrashes: 3, default: "none")
+            defer { running.stop() }
+            try running.setMode(1)
+            #expect(waitUntil(seconds: 10) { !running.engine.process.isRunning }, "the engine outlived a segfault in process")
+            #expect(running.engine.process.terminationReason == .uncaughtSignal, "\(running.engine.process.terminationStatus)")
+            #expect(running.engine.stderr.contains("app \"bad\" crashed the engine with SIGSEGV in its process call"),
+                    "\(running.engine.stderr)")
+        }
+
         @Test("the engine killed with SIGKILL takes its children along: no process, no zombie, no shared-memory file left")
         func engineKillLeavesNothing() throws {
             let shmBefore = Set((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])

@@ -116,7 +116,8 @@ extension EngineCore {
         let current = graph
         let newGraph = Graph(name: current.name, apps: live, connections: current.connections,
                              externalConnections: current.externalConnections, order: current.order, policy: current.policy,
-                             transport: current.transport, exposure: current.exposure, isolation: current.isolation)
+                             transport: current.transport, exposure: current.exposure, isolation: current.isolation,
+                             admission: current.admission)
         do {
             publish(try install(newGraph, sameSessions: true))
         } catch let error as PluginCreateError {

@@ -65,7 +65,8 @@ extension EngineCore {
             for app in newApps {
                 let reason = "JACK client \"\(app.program?.jackClient ?? "")\" is not admitted: \(Self.reason(error))"
                 programs.unadmitted.append(.init(name: app.program?.jackClient ?? "", pid: processes[app.id]?.pid, reason: reason))
-                publish(.programRefused, app: nil, [("client", .string(app.program?.jackClient ?? "")), ("pid", .null), ("reason", .string(reason))])
+                publish(.programRefused, app: nil, [("client", .string(app.program?.jackClient ?? "")),
+                                                    ("pid", processes[app.id].map { .number(Double($0.pid)) } ?? .null), ("reason", .string(reason))])
             }
         }
     }

@@ -50,6 +50,10 @@ struct DescriptionReader {
                 defaultChoice: isolationObject.string("default", &sink), maxCrashes: isolationObject.number("maxCrashes", &sink),
                 crashWindow: isolationObject.member("crashWindow").flatMap { readValue($0, at: "/isolation/crashWindow", example: "60s") })
         }
+        if let programs = object.member("programs"),
+           let programsObject = self.object(programs, at: "/programs", what: "\"programs\"", keys: Keys.programs) {
+            description.admission = programsObject.node("admit", of: "object", &sink) { $0.members != nil }
+        }
         return description
     }
 
@@ -140,7 +144,12 @@ struct DescriptionReader {
 
     /// The keys each object may have, in the order the schema lists them.
     enum Keys {
-        static let graph = ["$schema", "format", "name", "apps", "connections", "jack", "policy", "transport", "isolation"]
+        static let graph = ["$schema", "format", "name", "apps", "connections", "jack", "policy", "transport", "isolation",
+                            "programs"]
+        static let programs = ["admit"]
+        /// `state` is read only to say why it does not apply (admitted apps start in the background).
+        static let admit = ["jackClient", "uid", "executable", "outputs", "inputs", "directConnections", "session",
+                            "entitlements", "requires", "backgroundModes", "state", "to", "from", "limit"]
         static let isolation = ["default", "maxCrashes", "crashWindow"]
         static let app = ["id", "role", "plugin", "params", "session", "entitlements", "requires", "backgroundModes",
                           "component", "program", "state", "name", "displayName", "pluginState", "isolation"]

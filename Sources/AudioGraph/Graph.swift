@@ -22,11 +22,14 @@ public struct Graph: Sendable {
     public let exposure: PortExposure
     /// The graph's `isolation` block: the default for its apps and when a faulting child stays off.
     public let isolation: IsolationConfiguration
+    /// The graph's `programs.admit` block: which programs it does not name become apps, with
+    /// what session and where they are heard; nil refuses them (docs/programs.md).
+    public let admission: ProgramAdmission?
 
     public init(name: String, apps: [App], connections: [Connection],
                 externalConnections: [ExternalConnection], order: [Int], policy: PolicyConfiguration = .init(),
                 transport: TransportConfiguration = .init(), exposure: PortExposure = .all,
-                isolation: IsolationConfiguration = .init()) {
+                isolation: IsolationConfiguration = .init(), admission: ProgramAdmission? = nil) {
         self.name = name
         self.apps = apps
         self.connections = connections
@@ -36,13 +39,15 @@ public struct Graph: Sendable {
         self.transport = transport
         self.exposure = exposure
         self.isolation = isolation
+        self.admission = admission
     }
 
     /// The same graph with other connections (for live connect and disconnect); the order is
     /// recomputed by the caller's validation, so this is only for changes that keep it valid.
     public func with(connections: [Connection], order: [Int]) -> Graph {
         Graph(name: name, apps: apps, connections: connections, externalConnections: externalConnections,
-              order: order, policy: policy, transport: transport, exposure: exposure, isolation: isolation)
+              order: order, policy: policy, transport: transport, exposure: exposure, isolation: isolation,
+              admission: admission)
     }
 
     /// The index of the app called `id`.

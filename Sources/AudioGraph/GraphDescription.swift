@@ -24,6 +24,9 @@ public struct GraphDescription: Sendable {
     public var transport: TransportDescription
     /// The `isolation` block as written; absent settings keep their defaults.
     public var isolation: IsolationDescription = IsolationDescription()
+    /// The `programs.admit` object as written (programs the graph does not name, admitted as
+    /// apps); the ``Validator`` reads it, as it reads an app's `program`.
+    public var admission: JSONNode?
     /// Where each value was written; empty for a description built in code.
     public var sourceMap: SourceMap
 

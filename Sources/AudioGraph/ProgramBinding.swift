@@ -21,15 +21,19 @@ public struct ProgramBinding: Sendable, Hashable {
     public let outputs: Int
     public let inputs: Int
     public let directConnections: DirectConnections
+    /// The app is not in the graph file: the engine admitted it under the graph's
+    /// `programs.admit` block when its program appeared, and removes it when the program leaves.
+    public let admitted: Bool
 
     public init(jackClient: String?, uid: UInt32? = nil, executable: String? = nil, outputs: Int = 2, inputs: Int = 0,
-                directConnections: DirectConnections = .undo) {
+                directConnections: DirectConnections = .undo, admitted: Bool = false) {
         self.jackClient = jackClient
         self.uid = uid
         self.executable = executable
         self.outputs = outputs
         self.inputs = inputs
         self.directConnections = directConnections
+        self.admitted = admitted
     }
 
     /// Whether a JACK client called `name` is a candidate for this app.

@@ -32,6 +32,13 @@ extension Validator {
         }
         guard let node = app.program, let members = node.members else { return (nil, type, NodeConfiguration()) }
         let object = ObjectReader(members: members, pointer: pointer, allowed: DescriptionReader.Keys.program, sink: &sink)
+        guard let binding = programBinding(object, at: pointer) else { return (nil, type, NodeConfiguration()) }
+        return (binding, type, NodeConfiguration(["outputs": binding.outputs, "inputs": binding.inputs]))
+    }
+
+    /// The process restrictions, channels and direct connections of a `program` (or
+    /// `programs.admit`) object, or nil after reporting what is wrong.
+    mutating func programBinding(_ object: ObjectReader, at pointer: String, admitted: Bool = false) -> ProgramBinding? {
         var failed = false
         let jackClient = object.string("jackClient", &sink)
         if let jackClient, !Self.isJackClientPattern(jackClient) {
@@ -46,9 +53,9 @@ extension Validator {
                        hint: "the program's binary as /proc/PID/exe shows it, such as \"/usr/bin/mpv\" (`command -v mpv` finds it)")
             failed = true
         }
-        let uid = channel(object, "uid", range: 0...Int(UInt32.max - 1), at: pointer, hint: "a user id such as 1000 (`id -u`)")
-        let outputs = channel(object, "outputs", range: 1...16, at: pointer, hint: "2 for a stereo program")
-        let inputs = channel(object, "inputs", range: 0...16, at: pointer, hint: "0 for a program that records nothing")
+        let uid = wholeNumber(object, "uid", range: 0...Int(UInt32.max - 1), at: pointer, hint: "a user id such as 1000 (`id -u`)")
+        let outputs = wholeNumber(object, "outputs", range: 1...16, at: pointer, hint: "2 for a stereo program")
+        let inputs = wholeNumber(object, "inputs", range: 0...16, at: pointer, hint: "0 for a program that records nothing")
         var direct = ProgramBinding.DirectConnections.undo
         if let written = object.string("directConnections", &sink) {
             if let known = ProgramBinding.DirectConnections(rawValue: written) {
@@ -64,14 +71,13 @@ extension Validator {
         for key in ["uid", "outputs", "inputs"] where object.member(key) != nil {
             if key == "uid" && uid == nil || key == "outputs" && outputs == nil || key == "inputs" && inputs == nil { failed = true }
         }
-        guard !failed else { return (nil, type, NodeConfiguration()) }
-        let binding = ProgramBinding(jackClient: jackClient, uid: uid.map(UInt32.init), executable: executable,
-                                     outputs: outputs ?? 2, inputs: inputs ?? 0, directConnections: direct)
-        return (binding, type, NodeConfiguration(["outputs": binding.outputs, "inputs": binding.inputs]))
+        guard !failed else { return nil }
+        return ProgramBinding(jackClient: jackClient, uid: uid.map(UInt32.init), executable: executable,
+                              outputs: outputs ?? 2, inputs: inputs ?? 0, directConnections: direct, admitted: admitted)
     }
 
     /// A whole number in `range`, or nil after reporting (nil also when absent).
-    private mutating func channel(_ object: ObjectReader, _ key: String, range: ClosedRange<Int>, at pointer: String,
+    mutating func wholeNumber(_ object: ObjectReader, _ key: String, range: ClosedRange<Int>, at pointer: String,
                                   hint: String) -> Int? {
         guard let number = object.number(key, &sink) else { return nil }
         guard number.rounded() == number, number >= Double(range.lowerBound), number <= Double(range.upperBound) else {

@@ -72,6 +72,7 @@ public struct Validator {
         let policy = validator.policy()
         let transport = validator.transport()
         let isolation = validator.isolationConfiguration()
+        let admission = validator.admission()
         guard !validator.sink.diagnostics.contains(where: \.isError) else {
             return GraphLoadResult(graph: nil, description: description, diagnostics: validator.sink.sorted)
         }
@@ -86,7 +87,7 @@ public struct Validator {
                           connections: validator.connections,
                           externalConnections: validator.externalConnections,
                           order: validator.dependencies.order(), policy: policy, transport: transport,
-                          exposure: exposure, isolation: isolation)
+                          exposure: exposure, isolation: isolation, admission: admission)
         // Inter-App Audio's conditions are about apps as the graph holds them, so they are checked
         // last, over the graph itself, with the rules the engine applies to live connections.
         validator.checkInterAppAudio(graph)

@@ -75,13 +75,16 @@ extension EngineCore {
         let text = try string(request, "text")
         let file = request["file"]?.stringValue ?? "graph.json"
         let loaded = GraphFile.load(text: text, file: file, registry: GraphLoading.registry, grants: grants)
-        guard let newGraph = loaded.graph, let newDescription = loaded.description else {
+        guard let fileGraph = loaded.graph, let newDescription = loaded.description else {
             throw RequestError(.invalidGraph, GraphLoading.report(loaded))
         }
         guard newDescription.jackClientName == description.jackClientName else {
             throw RequestError(.clientChange, "the new graph names JACK client \"\(newDescription.jackClientName)\"; a running engine keeps \"\(description.jackClientName)\"",
                                field: "text")
         }
+        // Apps admitted under `programs.admit` are not in any file: they stay when the new graph
+        // still admits them, and are not counted as removed or added.
+        let (newGraph, droppedAdmitted) = carryingAdmitted(into: fileGraph)
         let diff = GraphDiff(old: graph, new: newGraph)
         guard request["dryRun"]?.boolValue != true else {
             return .result(.object([("applied", .bool(false)), ("diff", diff.json)]))
@@ -90,14 +93,24 @@ extension EngineCore {
         // Resolved against the running graph and the ports present now, before the swap.
         let dropped = graph.externalConnections.filter { !newExternals.contains("\($0)") }
         for pair in backend.disconnect(dropped, in: graph) { noteOwnConnection(pair.source, pair.destination) }
-        let sameSessions = graph.apps.map(\.id) == newGraph.apps.map(\.id) && graph.apps.map(\.session) == newGraph.apps.map(\.session)
+        // Sessions are kept when the graph's own apps keep theirs; admitted apps come and go
+        // with their sessions either way (`SessionController.adopt`).
+        let named = { (graph: Graph) in graph.apps.filter { $0.program?.admitted != true } }
+        let sameSessions = named(graph).map(\.id) == named(newGraph).map(\.id) && named(graph).map(\.session) == named(newGraph).map(\.session)
         publish(try install(newGraph, sameSessions: sameSessions))
+        for id in Set(programs.clients.keys).union(programs.attached.keys).union(programs.refused.keys) where newGraph.appIndex(id) == nil {
+            programs.forget(app: id)
+        }
+        for id in droppedAdmitted { publish(.programRemoved, app: id, [("reason", .string("the applied graph does not admit it"))]) }
         replaceDescription(newDescription)
         announceReloads(diff.appsReloaded, by: .apply)
         libraryFoldersChanged()
         // Every rule, not only the new ones: a pending rule is reported again, a removed one remade.
         let warnings = connectExternals(newGraph.externalConnections)
         for warning in warnings { StandardError.warning(warning) }
+        // Program apps the new graph names (or admits) are routed now, not at the next registration.
+        programs.unadmitted = []
+        routePrograms()
         return .result(.object([("applied", .bool(true)), ("diff", diff.json), ("warnings", .array(warnings.map(JSONValue.string)))]))
     }
 }

@@ -153,7 +153,10 @@ extension EngineCore {
     /// Installs `graph` after the gain ramp, unless its connections changed meanwhile.
     private func installAfterFade(_ graph: Graph) {
         queue.asyncAfter(deadline: .now() + graph.policy.rampSeconds + 0.005) { [self] in
-            if self.graph.connections == graph.connections { _ = try? install(graph, sameSessions: true) }
+            // An app admitted or removed meanwhile makes `graph` stale too.
+            if self.graph.connections == graph.connections, self.graph.apps.map(\.id) == graph.apps.map(\.id) {
+                _ = try? install(graph, sameSessions: true)
+            }
         }
     }
 }

@@ -17,11 +17,17 @@ extension EngineCore {
             ("tempo", .number(graph.transport.tempo)), ("beatsPerBar", .number(graph.transport.beatsPerBar)),
             ("playing", .bool(graph.transport.playing)), ("timebaseMaster", .bool(graph.transport.timebaseMaster)),
         ]).text + ",")
+        // Apps admitted under `programs.admit` are not written: the block is, and running the
+        // file admits their programs again when they appear.
+        let admitted = Set(graph.admittedApps.map(\.id))
+        if let admission = exportedAdmission() { lines.append("  \"programs\": " + JSONValue.object([("admit", admission)]).text + ",") }
         lines.append("  \"apps\": [")
-        lines.append(graph.apps.map { "    " + exported($0).text }.joined(separator: ",\n"))
+        lines.append(graph.apps.filter { !admitted.contains($0.id) }.map { "    " + exported($0).text }.joined(separator: ",\n"))
         lines.append("  ],")
         lines.append("  \"connections\": [")
-        lines.append(graph.connections.map { connection in
+        lines.append(graph.connections.filter {
+            !admitted.contains(graph.apps[$0.from.app].id) && !admitted.contains(graph.apps[$0.to.app].id)
+        }.map { connection in
             let (from, to) = Self.names(connection, in: graph)
             var pairs: [(String, JSONValue)] = [("from", .string(from)), ("to", .string(to))]
             if connection.gain != 1 { pairs.append(("gain", .number(Double(connection.gain)))) }
@@ -29,7 +35,7 @@ extension EngineCore {
         }.joined(separator: ",\n"))
         lines.append("  ],")
         // JACK connections as they are now, whoever made them: outside names in full.
-        let jack = backend.ports().flatMap { port in
+        let jack = backend.ports().filter { !admitted.contains($0.appID) }.flatMap { port in
             port.connections.map { other -> JSONValue in
                 let ours = "\(port.appID):\(port.portName)"
                 return .object(port.isInput ? [("from", .string(other)), ("to", .string(ours))]
@@ -56,6 +62,41 @@ extension EngineCore {
             StandardError.warning("\(app.id): \(error); its pluginState is the one it was created with")
             return app.configuration.state
         }
+    }
+
+    /// The `programs.admit` block as the graph file wrote it (ports by name), or nil.
+    private func exportedAdmission() -> JSONValue? {
+        guard let admission = graph.admission else { return nil }
+        let binding = admission.binding, setup = admission.session
+        var block: [(String, JSONValue)] = []
+        if let client = binding.jackClient { block.append(("jackClient", .string(client))) }
+        if let uid = binding.uid { block.append(("uid", .number(Double(uid)))) }
+        if let executable = binding.executable { block.append(("executable", .string(executable))) }
+        block += [("outputs", .number(Double(binding.outputs))), ("inputs", .number(Double(binding.inputs))),
+                  ("directConnections", .string(binding.directConnections.rawValue))]
+        var options = setup.options
+        if setup.category == .ambient || !options.isDisjoint(with: [.duckOthers, .interruptSpokenAudioAndMixWithOthers]) {
+            options.remove(.mixWithOthers)
+        }
+        block.append(("session", .object([
+            ("category", .string(setup.category.rawValue)), ("mode", .string(setup.mode.rawValue)),
+            ("options", .array(options.map(\.rawValue).sorted().map(JSONValue.string))), ("active", .bool(setup.active)),
+        ])))
+        block.append(("entitlements", .array(setup.entitlements.map(\.rawValue).sorted().map(JSONValue.string))))
+        if !setup.requestedEntitlements.isEmpty {
+            block.append(("requires", .array(setup.requestedEntitlements.map(\.rawValue).sorted().map(JSONValue.string))))
+        }
+        block.append(("backgroundModes", .array(setup.backgroundModes.map(\.rawValue).sorted().map(JSONValue.string))))
+        func names(_ ports: [PortAddress], output: Bool) -> JSONValue {
+            .array(ports.map { address in
+                let app = graph.apps[address.app]
+                return .string("\(app.id):\((output ? app.layout.outputs : app.layout.inputs)[address.port].name)")
+            })
+        }
+        block.append(("to", names(admission.to, output: false)))
+        if !admission.from.isEmpty { block.append(("from", names(admission.from, output: true))) }
+        block.append(("limit", .number(Double(admission.limit))))
+        return .object(block)
     }
 
     private func exported(_ app: App) -> JSONValue {

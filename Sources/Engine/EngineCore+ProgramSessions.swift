@@ -43,18 +43,21 @@ extension EngineCore {
 
     /// `program.attach`: binds the connection to a program app its process may be, and turns it
     /// into the stream of that app's session events.
+    /// An app the graph does not have is admitted first when its `programs.admit` allows the
+    /// process (`admitAttaching`).
     func attach(_ request: ControlRequest) throws -> ControlReply {
-        let (_, app) = try self.app(request)
-        guard let binding = app.program else {
-            let names = graph.apps.filter { $0.program != nil }.map(\.id)
-            throw RequestError(.notAProgram, "app \"\(app.id)\" runs in the engine, not in a program (program apps: \(names.isEmpty ? "none" : names.joined(separator: ", ")))",
-                               field: "app")
-        }
+        let name = try string(request, "app")
         if let owned = programs.app(ofConnection: request.connection) {
             throw RequestError(.notOwner, "this connection already speaks for app \"\(owned)\"", field: "app")
         }
         let process = ProcessIdentity(pid: request.peer.pid, uid: request.peer.uid,
                                       executable: ProcessIdentity(pid: request.peer.pid).executable)
+        let app = try graph.appIndex(name).map { graph.apps[$0] } ?? admitAttaching(name, process: process)
+        guard let binding = app.program else {
+            let names = graph.apps.filter { $0.program != nil }.map(\.id)
+            throw RequestError(.notAProgram, "app \"\(app.id)\" runs in the engine, not in a program (program apps: \(names.isEmpty ? "none" : names.joined(separator: ", ")))",
+                               field: "app")
+        }
         if let reason = binding.refusal(uid: process.uid, executable: process.executable) {
             publish(.programRefused, app: app.id, [("pid", .number(Double(process.pid))), ("reason", .string(reason))])
             throw RequestError(.notOwner, "process \(process.pid) may not speak for app \"\(app.id)\": \(reason)", field: "app")
@@ -93,7 +96,7 @@ extension EngineCore {
         guard let app = programs.app(ofConnection: connection), let attachment = programs.attached.removeValue(forKey: app) else { return }
         let wasActive = sessions.policy.state(of: app)?.active ?? false
         publish(.programDetached, app: app, [("pid", .number(Double(attachment.process.pid))), ("wasActive", .bool(wasActive))])
-        guard sessions.policy.state(of: app) != nil else { return }
-        publish(applySession(.terminate(app: app), at: now).events)
+        if sessions.policy.state(of: app) != nil { publish(applySession(.terminate(app: app), at: now).events) }
+        removeAdmittedIfGone(app, reason: "its program closed its session (pid \(attachment.process.pid))")
     }
 }

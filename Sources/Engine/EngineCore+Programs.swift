@@ -9,22 +9,31 @@ extension EngineCore {
     /// What the events stream says about programs.
     enum ProgramEvent: String {
         case programRouted, programRefused, programBypassUndone, programExited, programAttached, programDetached
+        /// A program the graph does not name joined it as an app (`programs.admit`).
+        case programAdmitted
+        /// An admitted app left the graph with its program.
+        case programRemoved
     }
 
     /// Publishes one program event (`{"t", "event": {"app", "name", …}}`) and logs it on stderr.
-    func publish(_ event: ProgramEvent, app: String, _ fields: [(String, JSONValue)]) {
-        let payload = JSONValue.object([("app", .string(app)), ("name", .string(event.rawValue))] + fields)
+    /// `app` is null for a program refused before it was any app's (`programs.admit`).
+    func publish(_ event: ProgramEvent, app: String?, _ fields: [(String, JSONValue)]) {
+        let payload = JSONValue.object([("app", app.map(JSONValue.string) ?? .null), ("name", .string(event.rawValue))] + fields)
         server?.publish(JSONValue.object([("t", .number(now)), ("event", payload)]), topic: "events")
         StandardError.write("iaa: event: \(payload.text)")
     }
 
     /// Finds, checks and wires every client that matches a program app now. Idempotent: a pass
     /// after any registration makes what is missing (a program registers ports as it goes).
+    /// Clients no program app matches are admitted first when the graph says so (see
+    /// `admitUnnamedClients`), so that the same pass binds and wires them.
     func routePrograms() {
         programs.retryDue = false
-        let programApps = graph.apps.filter { $0.program?.jackClient != nil }
-        guard !programApps.isEmpty else { return }
+        guard graph.admission != nil || graph.apps.contains(where: { $0.program?.jackClient != nil }) else { return }
         let clients = backend.clientsWithPorts().filter { $0 != clientName }
+        admitUnnamedClients(clients)
+        let programApps = graph.apps.filter { $0.program?.jackClient != nil }
+        defer { removeUnboundAdmitted() }
         for app in programApps {
             guard let binding = app.program else { continue }
             for client in clients where binding.matches(client: client) {
@@ -134,6 +143,7 @@ extension EngineCore {
         guard let (app, client) = programs.remove(client: name) else { return }
         publish(.programExited, app: app, [("client", .string(name)), ("pid", client.process.map { .number(Double($0.pid)) } ?? .null),
                                            ("running", .bool(!(programs.clients[app] ?? []).isEmpty))])
+        removeAdmittedIfGone(app, reason: "its program exited (JACK client \"\(name)\" left)")
     }
 
     /// A program app none of whose processes is there now (for `iaa top`).
@@ -147,6 +157,7 @@ extension EngineCore {
         let clients = programs.clients[app.id] ?? []
         return .object([
             ("jackClient", binding.jackClient.map(JSONValue.string) ?? .null),
+            ("admitted", .bool(binding.admitted)),
             ("running", .bool(!programIsAway(app))),
             ("directConnections", .string(binding.directConnections.rawValue)),
             ("clients", .array(clients.map { client in

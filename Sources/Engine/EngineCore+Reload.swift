@@ -110,12 +110,14 @@ extension EngineCore {
             let base = replaced[app.id] ?? app
             let values = app.type.parameters.indices.map { plan?.slot(for: app.id)?.parameterTarget($0) ?? app.parameters[$0] }
             return App(id: base.id, role: base.role, type: base.type, configuration: base.configuration, parameters: values,
-                       layout: base.layout, session: base.session, component: base.component, isolation: base.isolation)
+                       layout: base.layout, session: base.session, component: base.component, program: base.program,
+                       isolation: base.isolation)
         }
         let current = graph
         let newGraph = Graph(name: current.name, apps: live, connections: current.connections,
                              externalConnections: current.externalConnections, order: current.order, policy: current.policy,
-                             transport: current.transport, exposure: current.exposure, isolation: current.isolation)
+                             transport: current.transport, exposure: current.exposure, isolation: current.isolation,
+                             admission: current.admission)
         do {
             publish(try install(newGraph, sameSessions: true))
         } catch let error as PluginCreateError {

@@ -26,6 +26,7 @@ extension EngineCore {
             ("apps", .array(graph.apps.indices.map(appJSON))),
             ("interruption", .bool(sessions.policy.states.contains { $0.interrupted })),
             ("jackConnections", jack.connections), ("rules", jack.rules),
+            ("programs", admissionJSON()),
         ])
     }
 
@@ -131,7 +132,11 @@ extension EngineCore {
                 let state = sessions.policy.state(of: app.id)
                 let dashed = (state?.ducked ?? false) || (state?.suspended ?? false)
                 let detail = state.map { "\\n\($0.category.rawValue)\($0.audible ? "" : " (silent)")" } ?? ""
-                lines.append("    \"\(app.id)\" [label=\"\(app.id)\\n\(app.type.id)\(detail)\"\(dashed ? ", style=\"rounded,dashed\"" : "")];")
+                // An admitted program is not in the graph file: dotted, and said so.
+                let admitted = app.program?.admitted == true
+                let kind = admitted ? "admitted program \(app.program?.jackClient ?? "")" : app.type.id
+                let style = admitted ? ", style=\"rounded,dotted\"" : dashed ? ", style=\"rounded,dashed\"" : ""
+                lines.append("    \"\(app.id)\" [label=\"\(app.id)\\n\(kind)\(detail)\"\(style)];")
             }
             lines.append("  }")
         }

@@ -106,7 +106,14 @@ final class EngineCore: @unchecked Sendable {
     /// configuration did not change, and returns the session events the change caused.
     /// An app whose plugin library was rebuilt gets a node running the new code, swapped in
     /// with a fade (``CodeSwap``); its parameters are the graph's, its ports and connections stay.
+    /// With `sameSessions`, every session stays as it is; apps admitted or removed
+    /// (`programs.admit`) gain or lose theirs (see `SessionController.adopt`).
     func install(_ newGraph: Graph, sameSessions: Bool) throws -> [SessionEvent] {
+        try installAdopting(newGraph, sameSessions: sameSessions).events
+    }
+
+    /// `install`, also returning how the sessions of apps new to the graph started.
+    func installAdopting(_ newGraph: Graph, sameSessions: Bool) throws -> (events: [SessionEvent], setups: [String: SessionOutcome]) {
         installNodeFactory(for: newGraph)
         let rebuilt = builder.instances.appsWithNewCode(in: newGraph)
         let plan = try builder.plan(for: newGraph)
@@ -114,11 +121,11 @@ final class EngineCore: @unchecked Sendable {
         swap.fadeOut(rampSeconds: builder.instances.gainRampSeconds,
                      periodSeconds: Double(backend.currentBufferSize) / backend.sampleRate)
         var events: [SessionEvent] = []
+        var setups: [String: SessionOutcome] = [:]
         do {
             if sameSessions {
-                try backend.install(plan)
-                sessions.attach(plan, initial: false)
-                events = sessions.graphChanged(to: newGraph, at: now)
+                let backend = backend
+                (events, setups) = try sessions.adopt(newGraph, plan: plan, at: now) { try backend.install(plan) }
             } else {
                 let replacement = SessionController(graph: newGraph)
                 events = replacement.attach(plan, initial: false, at: now)
@@ -132,7 +139,7 @@ final class EngineCore: @unchecked Sendable {
         swap.fadeIn { id in
             sessions.policy.state(of: id) != nil || newGraph.appIndex(id).map { newGraph.apps[$0].role == .node } == true
         }
-        return events
+        return (events, setups)
     }
 
     func replaceDescription(_ newDescription: GraphDescription) {

@@ -27,9 +27,12 @@ struct ProcessIdentity: Sendable, Equatable {
     /// but every jack2 client listens for the server's notifications on a Unix socket bound to
     /// `…/jack_NAME_UID_0`: `/proc/net/unix` gives that socket's inode, and the process holding
     /// it has `socket:[INODE]` among its `/proc/PID/fd`. (PipeWire's JACK has no such socket: nil.)
+    /// The path has no server name, so a client of the same name on another server (or one that
+    /// just exited) binds the same path: every such socket is a candidate, and the one a living
+    /// process holds wins.
     static func ofJackClient(_ name: String) -> ProcessIdentity? {
         guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return nil }
-        var inode: String?
+        var targets: Set<String> = []
         let prefix = "jack_" + name + "_"
         for line in table.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -38,17 +41,16 @@ struct ProcessIdentity: Sendable, Equatable {
             guard file.hasPrefix(prefix), file.hasSuffix("_0") else { continue }
             let uid = file.dropFirst(prefix.count).dropLast(2)
             guard !uid.isEmpty, uid.allSatisfy(\.isNumber) else { continue }
-            inode = String(fields[6])
+            targets.insert("socket:[\(fields[6])]")
         }
-        guard let inode else { return nil }
-        let target = "socket:[\(inode)]"
+        guard !targets.isEmpty else { return nil }
         let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         for entry in processes {
             guard let pid = Int32(entry), pid != getpid() else { continue }
             let folder = "/proc/\(entry)/fd"
             guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
             for descriptor in descriptors
-            where (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + descriptor)) == target {
+            where (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + descriptor)).map(targets.contains) == true {
                 return ProcessIdentity(pid: pid)
             }
         }

@@ -12,11 +12,15 @@ struct ProgramRoster {
         var unrouted: [String] = []
     }
 
-    /// A client whose name matched but whose process may not be the app.
+    /// A client whose name matched but whose process may not be the app (or, among
+    /// `unadmitted`, may not join the graph under `programs.admit`).
     struct Refusal {
         let name: String
         let pid: Int32?
         let reason: String
+        /// Refused only because the graph's admission limit was reached: considered again when
+        /// an admitted app leaves.
+        var limited = false
     }
 
     /// A session-library connection speaking for an app.
@@ -29,6 +33,8 @@ struct ProgramRoster {
     var clients: [String: [Client]] = [:]
     var refused: [String: [Refusal]] = [:]
     var attached: [String: Attachment] = [:]
+    /// Clients no app names that `programs.admit` refused (by process, or for the limit).
+    var unadmitted: [Refusal] = []
     /// Set when JACK refused a routing connection (a client whose ports exist before it
     /// activates): the next control tick routes again.
     var retryDue = false
@@ -50,8 +56,17 @@ struct ProgramRoster {
     /// Forgets a client that left the server; returns the app it was bound to, if any.
     mutating func remove(client name: String) -> (app: String, client: Client)? {
         for app in refused.keys { refused[app]?.removeAll { $0.name == name } }
+        unadmitted.removeAll { $0.name == name }
         guard let app = app(ofClient: name), let index = clients[app]?.firstIndex(where: { $0.name == name }),
               let client = clients[app]?.remove(at: index) else { return nil }
         return (app, client)
+    }
+
+    /// Forgets everything about an app that left the graph (an admitted app removed, an app
+    /// `apply` dropped).
+    mutating func forget(app: String) {
+        clients[app] = nil
+        refused[app] = nil
+        attached[app] = nil
     }
 }

@@ -34,6 +34,9 @@ public enum EngineErrorCode: String, CaseIterable, Sendable {
     case notAProgram
     /// `program.attach` for an app another process speaks for already.
     case appInUse
+    /// `program.attach` for an app the graph does not name, refused by its `programs.admit`
+    /// (the name, the process or the limit); without the block it is `unknownApp`.
+    case notAdmitted
     /// Anything the engine did not expect (a bug; the message says what).
     case `internal`
 }

@@ -82,6 +82,44 @@ public final class SessionController {
         return events
     }
 
+    /// Takes a graph that may also have gained or lost apps (admitted programs) and its plan,
+    /// before `install` publishes the plan: sessions of apps that left are removed (terminated
+    /// first, so the apps they ducked or interrupted hear it), apps that arrived get their setup's
+    /// session, every other session stays as it is, and each slot has its gain before the audio
+    /// thread renders it (a new one starts there, without a ramp). When `install` throws,
+    /// everything is as before. Returns the events, and the refusals and warnings of the new
+    /// apps' setups by app.
+    public func adopt(_ newGraph: Graph, plan: RenderPlan, at time: Double,
+                      install: () throws -> Void) throws -> (events: [SessionEvent], setups: [String: SessionOutcome]) {
+        let saved = (policy, graph, slots, hostsOfNode, graphAwaitingInstall)
+        let staying = Set(newGraph.apps.map(\.id))
+        var events: [SessionEvent] = []
+        for state in policy.states where !staying.contains(state.id) {
+            events += policy.remove(state.id, at: time)
+        }
+        var setups: [String: SessionOutcome] = [:]
+        for app in newGraph.apps {
+            guard let setup = app.session, policy.state(of: app.id) == nil else { continue }
+            let outcome = policy.admit(setup, at: time)
+            setups[app.id] = outcome
+            events += outcome.events
+        }
+        let fresh = Set(newGraph.apps.map(\.id)).subtracting(graph.apps.map(\.id))
+        slots = Dictionary(uniqueKeysWithValues: newGraph.apps.compactMap { app in plan.slot(for: app.id).map { (app.id, $0) } })
+        events += interAppAudioChanges(to: newGraph, at: time)
+        graph = newGraph
+        events += endDisallowedConnections(at: time)
+        push(starting: fresh)
+        do {
+            try install()
+        } catch {
+            (policy, graph, slots, hostsOfNode, graphAwaitingInstall) = saved
+            push()
+            throw error
+        }
+        return (events, setups)
+    }
+
     /// The next time the policy needs the clock (a background task's warning or expiry).
     public var nextDeadline: Double? { policy.nextDeadline }
 
@@ -116,7 +154,7 @@ public final class SessionController {
 
     /// Hands the current decision to the audio thread. A connected node that needs no session
     /// of its own is rendered by its host (unity, running); a node without a host is stopped.
-    private func push(startingAt start: Bool = false) {
+    private func push(startingAt start: Bool = false, starting fresh: Set<String> = []) {
         var gains: [String: (gain: Float, suspended: Bool, hears: Bool)] = [:]
         for state in policy.states {
             gains[state.id] = (state.gain, state.suspended, policy.hearsInput(state.id))
@@ -130,7 +168,7 @@ public final class SessionController {
         }
         for (id, decision) in gains {
             guard let slot = slots[id] else { continue }
-            if start { slot.startPolicyGain(at: decision.gain) } else { slot.setPolicyGain(decision.gain) }
+            if start || fresh.contains(id) { slot.startPolicyGain(at: decision.gain) } else { slot.setPolicyGain(decision.gain) }
             slot.setSuspended(decision.suspended)
             slot.setHearsOutsideInput(decision.hears)
         }

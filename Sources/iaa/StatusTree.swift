@@ -52,6 +52,7 @@ struct StatusTree {
             }
         }
         lines += jackLines
+        lines += programLines
         if let transport = transportLine { lines.append(" ├─ " + Output.styled("Transport:", .bold) + " " + transport) }
         lines += interruptionLines(apps: apps)
         return lines.joined(separator: "\n")
@@ -176,9 +177,11 @@ struct StatusTree {
             words.append("\(client["name"]?.plainText ?? "?")\(pid) (\(routed) \(routed == 1 ? "port" : "ports") routed)")
         }
         if let attached = program["attached"]?.intValue { words.append("session pid \(attached)") }
+        // An app the graph file does not name, admitted under programs.admit while it runs.
+        let kind = program["admitted"]?.boolValue == true ? "admitted program" : "program"
         var text = words.isEmpty
-            ? Output.styled("program not running", .dim) + (program["jackClient"]?.stringValue.map { " (waiting for \($0))" } ?? "")
-            : "program " + words.joined(separator: ", ")
+            ? Output.styled("\(kind) not running", .dim) + (program["jackClient"]?.stringValue.map { " (waiting for \($0))" } ?? "")
+            : kind + " " + words.joined(separator: ", ")
         let refused = program["refused"]?.elements.compactMap { $0["name"]?.stringValue } ?? []
         if !refused.isEmpty { text += "   " + Output.styled("refused " + refused.joined(separator: ", "), .red) }
         return text
@@ -219,6 +222,20 @@ struct StatusTree {
         guard !rows.isEmpty else { return [title + " no connections"] }
         let width = rows.map(\.0.count).max() ?? 0
         return [title] + rows.map { trimmed(" │     \(pad($0.0, width))  \($0.1)") }
+    }
+
+    /// `├─ Programs: admitting mpv* (1 of 8: mpv)` and the clients `programs.admit` refused, or
+    /// nothing when the graph admits no programs it does not name.
+    private var programLines: [String] {
+        guard let programs = status["programs"], let admit = programs["admit"], admit.objectValue != nil else { return [] }
+        let admitted = programs["admitted"]?.elements.map(\.plainText) ?? []
+        let limit = admit["limit"]?.plainText ?? "?"
+        var line = " ├─ " + Output.styled("Programs:", .bold) + " admitting \(admit["jackClient"]?.plainText ?? "?")"
+        line += " (\(admitted.count) of \(limit)\(admitted.isEmpty ? "" : ": " + admitted.joined(separator: ", ")))"
+        let refused = (programs["refused"]?.elements ?? []).map { refusal in
+            " │     " + Output.styled("refused \(refusal["name"]?.plainText ?? "?")", .red) + ": " + (refusal["reason"]?.plainText ?? "")
+        }
+        return [line] + refused
     }
 
     /// `└─ Interruptions: none`, or the interrupted apps under it.

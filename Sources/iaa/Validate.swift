@@ -43,7 +43,9 @@ struct Validate: ParsableCommand {
             guard !json else { continue }
             if !result.diagnostics.isEmpty { StandardError.write(GraphLoading.report(result), level: .error) }
             if let graph = result.graph {
-                print("\(path): valid (\(graph.apps.count) apps, \(graph.connections.count) connections, \(graph.externalConnections.count) JACK connections)")
+                // programs.admit: which programs the graph will add as apps while it runs.
+                let admits = graph.admission.map { ", admits up to \($0.limit) programs \($0.binding.jackClient ?? "")" } ?? ""
+                print("\(path): valid (\(graph.apps.count) apps, \(graph.connections.count) connections, \(graph.externalConnections.count) JACK connections\(admits))")
             }
         }
         if json { print("[" + all.map(\.json).joined(separator: ",") + "]") }

@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "OfflineBackendTests", dependencies: ["OfflineBackend", "Nodes", "AudioGraph", "AudioFiles", "SignalAnalysis"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "AudioFiles", "SignalAnalysis", "ControlSocket"]),
         // Runs the built `iaa` against the private JACK server that tools/test starts.
-        .testTarget(name: "JackIntegrationTests", dependencies: ["AudioFiles", "SignalAnalysis", "ControlSocket"]),
+        .testTarget(name: "JackIntegrationTests", dependencies: ["AudioFiles", "SignalAnalysis", "ControlSocket", "IAASession"]),
     ],
     swiftLanguageModes: [.v6]
 )

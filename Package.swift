@@ -41,28 +41,28 @@ let package = Package(
         // Measurements of rendered audio (RMS, peak, frequency, steps) for tests and render reports.
         .target(name: "SignalAnalysis"),
         .target(name: "CFloatEnvironment"),
-        .target(name: "CCrashNote"),
+        .target(name: "CThreadNotes"),
         // The one JSON reader (located values, recovering strict parse) and the one escaper.
         .target(name: "LocatedJSON"),
-        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment", "CCrashNote", "LocatedJSON",
+        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment", "CThreadNotes", "LocatedJSON",
                                                    .product(name: "Yams", package: "Yams")]),
         .target(name: "AudioFiles", dependencies: ["CSndfile"]),
         .target(name: "Nodes", dependencies: ["NodeKit", "AudioGraph"]),
         .target(name: "OfflineBackend", dependencies: ["AudioGraph", "AudioFiles"]),
         // Loads plugin libraries by path (dlopen, control side only) and wraps them as node types.
         .target(name: "PluginHost", dependencies: ["NodeKit", "AudioGraph", "IAAPluginABI", "CPluginFormats"]),
-        .target(name: "JackBackend", dependencies: ["AudioGraph", "CJack"]),
+        .target(name: "JackBackend", dependencies: ["AudioGraph", "CJack", "CThreadNotes"]),
         // Process isolation's system calls (memfd, futex, fork/exec with limits, Landlock, seccomp through
         // libseccomp) and the shared-memory layout engine and child compile against.
         .target(name: "CIsolation", dependencies: ["IAAPluginABI"], linkerSettings: [.linkedLibrary("seccomp")]),
         // Node apps in a child process: the node the engine runs, the supervisor, the child's loop.
-        .target(name: "Isolation", dependencies: ["NodeKit", "AudioGraph", "IAAPluginABI", "CIsolation"]),
+        .target(name: "Isolation", dependencies: ["NodeKit", "AudioGraph", "IAAPluginABI", "CIsolation", "CThreadNotes"]),
         // The control socket: SO_PEERCRED shim (struct ucred is not visible from Swift's Glibc).
         .target(name: "CPeerCredentials"),
         .target(name: "ControlSocket", dependencies: ["CPeerCredentials", "LocatedJSON"], exclude: ["PROTOCOL.md"]),
         // A New Session Manager client: the session's graph file opened and saved on the server's word.
         .target(name: "SessionManager", dependencies: ["CLiblo"]),
-        .target(name: "Engine", dependencies: ["AudioGraph", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation", "CCrashNote"]),
+        .target(name: "Engine", dependencies: ["AudioGraph", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation", "CThreadNotes"]),
         .executableTarget(name: "iaa", dependencies: [
             "Engine", "PluginHost", "NodeKit", "AudioGraph", "ControlSocket", "SessionManager", "AudioFiles", "Isolation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

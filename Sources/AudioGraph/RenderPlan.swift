@@ -45,7 +45,7 @@ public final class RenderPlan: @unchecked Sendable {
     /// side name the app whose `process` call never returned (an endless loop in process).
     let runningStep = Atomic<Int>(-1)
     /// The app ids in step order as C strings, for the line a crash in a node writes
-    /// (`iaa_crash_note.h`); made here, read by a signal handler on the audio thread.
+    /// (`iaa_thread_notes.h`); made here, read by a signal handler on the audio thread.
     let crashNames: UnsafeMutablePointer<UnsafePointer<CChar>?>
     let silence: UnsafeMutablePointer<Float>
     private let arena: UnsafeMutableRawPointer

@@ -1,4 +1,4 @@
-import CCrashNote
+import CThreadNotes
 import NodeKit
 
 /// Renders one cycle of a plan: for each step, mix its inputs, then run its node.

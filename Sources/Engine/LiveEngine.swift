@@ -1,6 +1,6 @@
 import AudioGraph
 import AudioSession
-import CCrashNote
+import CThreadNotes
 import ControlSocket
 import Foundation
 import Isolation

@@ -1,5 +1,6 @@
 import AudioGraph
 import CIsolation
+import CThreadNotes
 import IAAPluginABI
 import NodeKit
 import Synchronization
@@ -214,6 +215,8 @@ public final class IsolatedNode: AudioNode {
             if answer == IAA_ISOLATION_DEAD { return false }
         }
         let started = MonotonicClock.nanoseconds()
+        // The wait is this app's work, done in its child: counted as the cycle's busy time.
+        defer { iaa_note_wait(MonotonicClock.nanoseconds() &- started) }
         let deadline = started &+ (fixedTimeout > 0 ? fixedTimeout : UInt64(Double(frames) / sampleRate * 1e9 * share))
         if let anchor { iaa_deadline_anchor_cover(anchor, deadline, started) }
         while true {

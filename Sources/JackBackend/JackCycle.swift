@@ -1,5 +1,6 @@
 import AudioGraph
 import CJack
+import CThreadNotes
 import NodeKit
 import Synchronization
 
@@ -63,6 +64,7 @@ final class JackCycle: @unchecked Sendable {
     func process(frames: Int) {
         let started = MonotonicClock.nanoseconds()
         let startedOnCPU = MonotonicClock.threadCPUNanoseconds()
+        _ = iaa_take_waits()
         periodNanoseconds.store(UInt64(frames) &* 1_000_000_000 / UInt64(max(sampleRate, 1)), ordering: .relaxed)
         cycleStartedAt.store(started, ordering: .releasing)
         FloatEnvironment.flushDenormals()
@@ -121,7 +123,8 @@ final class JackCycle: @unchecked Sendable {
         if stallCounted.exchange(false, ordering: .relaxed) {
             // Already counted as ours by the xrun that arrived while it ran.
         } else if Int64(truncatingIfNeeded: elapsed) * sampleRate > period {
-            let used = MonotonicClock.threadCPUNanoseconds() &- startedOnCPU
+            // CPU time, plus the time isolated children worked for us while we waited on them.
+            let used = MonotonicClock.threadCPUNanoseconds() &- startedOnCPU &+ UInt64(iaa_take_waits())
             if Int64(truncatingIfNeeded: used) * sampleRate > period {
                 overruns.add(1, ordering: .relaxed)
             } else {

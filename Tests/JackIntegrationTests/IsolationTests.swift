@@ -101,13 +101,13 @@ extension JackIntegration {
             let engine: EngineProcess
             let client: ControlClient
 
-            init(client name: String, maxCrashes: Int, default choice: String = "auto") throws {
+            init(client name: String, maxCrashes: Int, default choice: String = "auto", arguments: [String] = []) throws {
                 directory = try IsolationTests.folder()
                 let isolation = "\"isolation\": { \"maxCrashes\": \(maxCrashes), \"default\": \"\(choice)\" }"
                 let graph = try IsolationTests.write(MisbehavingPlugin.graph(bad: "./libbad.so#bad", isolation: isolation),
                                                      "live.json", in: directory)
                 socket = directory.appendingPathComponent("\(name).sock").path
-                engine = try EngineProcess(graph: graph, client: name, arguments: ["--socket", socket])
+                engine = try EngineProcess(graph: graph, client: name, arguments: ["--socket", socket] + arguments)
                 client = try ControlClient(path: socket)
             }
 
@@ -251,6 +251,22 @@ extension JackIntegration {
             #expect(running.engine.process.terminationReason == .uncaughtSignal, "\(running.engine.process.terminationStatus)")
             #expect(running.engine.stderr.contains("app \"bad\" crashed the engine with SIGSEGV in its process call"),
                     "\(running.engine.stderr)")
+        }
+
+        @Test("a cycle made late by a slow isolated child is the engine's xrun, not the system's")
+        func slowChildIsOurs() throws {
+            // A wait of up to a whole period lets the sleeping child (50 ms) hold every cycle past it.
+            let running = try Running(client: "t-isolation-late", maxCrashes: 100, arguments: ["--deadline", "100"])
+            defer { running.stop() }
+            let before = try running.client.call("status", params: [:]).get()["jack"]
+            try running.setMode(5)
+            #expect(waitUntil(seconds: 3) { (try? running.ourXruns()) ?? 0 > (before?["ourXruns"]?.doubleValue ?? 0) },
+                    "no xrun of ours:\n\(running.engine.stderr)")
+            try running.setMode(0)
+            let after = try running.client.call("status", params: [:]).get()["jack"]
+            let ours = (after?["ourXruns"]?.doubleValue ?? 0) - (before?["ourXruns"]?.doubleValue ?? 0)
+            let preempted = (after?["preemptedCycles"]?.doubleValue ?? 0) - (before?["preemptedCycles"]?.doubleValue ?? 0)
+            #expect(ours > preempted, "late cycles were blamed on the system: ours \(ours), preempted \(preempted)")
         }
 
         @Test("the engine killed with SIGKILL takes its children along: no process, no zombie, no shared-memory file left")

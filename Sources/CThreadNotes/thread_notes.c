@@ -1,6 +1,6 @@
-/* The fatal-signal note; see iaa_crash_note.h. Only async-signal-safe calls in the handler. */
+/* Thread notes and the fatal-signal line; see iaa_thread_notes.h. Only async-signal-safe calls in the handler. */
 #define _GNU_SOURCE
-#include "iaa_crash_note.h"
+#include "iaa_thread_notes.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -9,6 +9,7 @@
 
 _Thread_local const char *const *iaa_crash_names __attribute__((tls_model("initial-exec"))) = NULL;
 _Thread_local long iaa_crash_step __attribute__((tls_model("initial-exec"))) = -1;
+_Thread_local unsigned long long iaa_waited_ns __attribute__((tls_model("initial-exec"))) = 0;
 
 static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 #define FATAL_COUNT (sizeof fatal / sizeof fatal[0])

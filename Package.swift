@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// One target per layer; the dependency arrows below are the only imports allowed (see STYLE.md).
+// One target per layer; the dependency arrows below are the only imports allowed (README, "How it works").
 let package = Package(
     name: "iaa",
     platforms: [.macOS(.v15)],

@@ -1,3 +1,4 @@
+import CThreadNotes
 import NodeKit
 import Synchronization
 #if canImport(Glibc)
@@ -41,12 +42,10 @@ public final class RenderPlan: @unchecked Sendable {
     let meterTimes: UnsafeMutablePointer<Atomic<UInt64>>
     let meterPeaks: UnsafeMutablePointer<Atomic<UInt32>>
     private let stepOfApp: [String: Int]
-    /// The step the audio thread is running, -1 between steps' work and cycles: lets the control
-    /// side name the app whose `process` call never returned (an endless loop in process).
-    let runningStep = Atomic<Int>(-1)
-    /// The app ids in step order as C strings, for the line a crash in a node writes
-    /// (`iaa_thread_notes.h`); made here, read by a signal handler on the audio thread.
-    let crashNames: UnsafeMutablePointer<UnsafePointer<CChar>?>
+    /// The app ids in step order (C strings) and the step being rendered (`iaa_thread_notes.h`):
+    /// the control side names the app a stalled cycle is stuck in, and a crash in a node is named
+    /// by a signal handler on the rendering thread.
+    let stepNote: UnsafeMutablePointer<iaa_step_note>
     let silence: UnsafeMutablePointer<Float>
     private let arena: UnsafeMutableRawPointer
     /// Keeps every slot alive while this plan may still run.
@@ -75,10 +74,12 @@ public final class RenderPlan: @unchecked Sendable {
             (meterTimes + index).initialize(to: Atomic(0))
             (meterPeaks + index).initialize(to: Atomic(0))
         }
-        crashNames = .allocate(capacity: max(tables.steps.count, 1))
+        let names = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: max(tables.steps.count, 1))
         for index in tables.steps.indices {
-            (crashNames + index).initialize(to: UnsafePointer(strdup(tables.steps[index].slot._withUnsafeGuaranteedRef { $0.appID })))
+            (names + index).initialize(to: UnsafePointer(strdup(tables.steps[index].slot._withUnsafeGuaranteedRef { $0.appID })))
         }
+        stepNote = .allocate(capacity: 1)
+        stepNote.initialize(to: iaa_step_note(names: UnsafePointer(names), count: tables.steps.count, step: -1))
         stepOfApp = Dictionary(uniqueKeysWithValues: tables.steps.indices.map { index in
             (tables.steps[index].slot.takeUnretainedValue().appID, index)
         })
@@ -106,8 +107,10 @@ public final class RenderPlan: @unchecked Sendable {
         for buffer in midiBuffers { buffer.events.deallocate() }
         midiBuffers.deallocate()
         externalMIDITargets.deallocate()
-        for index in steps.indices { free(UnsafeMutablePointer(mutating: crashNames[index])) }
-        crashNames.deallocate()
+        let names = UnsafeMutablePointer(mutating: stepNote.pointee.names)
+        for index in steps.indices { free(UnsafeMutablePointer(mutating: names?[index])) }
+        names?.deallocate()
+        stepNote.deallocate()
         meterTimes.deinitialize(count: max(steps.count, 1))
         meterTimes.deallocate()
         meterPeaks.deinitialize(count: max(steps.count, 1))
@@ -135,7 +138,7 @@ public final class RenderPlan: @unchecked Sendable {
     /// The app whose node the audio thread is running now, if any. Control side: meaningful
     /// when the cycle has been running far longer than a period (the node hangs).
     public var runningApp: String? {
-        let step = runningStep.load(ordering: .relaxed)
+        let step = iaa_noted_step(stepNote)
         guard step >= 0, step < steps.count else { return nil }
         return steps[step].slot._withUnsafeGuaranteedRef { $0.appID }
     }

@@ -13,7 +13,7 @@ public enum Renderer {
         let frames = context.frames
         let timed = metering || deadline.budget > 0
         var tripped = 0
-        iaa_crash_note_plan(UnsafePointer(plan.crashNames))
+        iaa_note_rendering(plan.stepNote)
         for (stepIndex, step) in plan.steps.enumerated() {
             let started = timed ? MonotonicClock.nanoseconds() : 0
             let hearsOutside = step.slot._withUnsafeGuaranteedRef { $0.hearsOutsideInput.load(ordering: .relaxed) }
@@ -25,8 +25,7 @@ public enum Renderer {
                 let buffer = plan.midiBuffers[step.midiIndex]
                 midi = MIDIEvents(base: UnsafePointer(buffer.events), count: buffer.count)
             }
-            plan.runningStep.store(stepIndex, ordering: .relaxed)
-            iaa_crash_note_step(stepIndex)
+            iaa_note_step(plan.stepNote, stepIndex)
             step.slot._withUnsafeGuaranteedRef { slot in
                 slot.run(context,
                          inputs: UnsafePointer(plan.inputPointers.baseAddress.unsafelyUnwrapped + step.inputStart),
@@ -41,8 +40,8 @@ public enum Renderer {
                 tripped += 1
             }
         }
-        plan.runningStep.store(-1, ordering: .relaxed)
-        iaa_crash_note_step(-1)
+        iaa_note_step(plan.stepNote, -1)
+        iaa_note_rendering(nil)
         return tripped
     }
 

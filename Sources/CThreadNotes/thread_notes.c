@@ -7,8 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-_Thread_local const char *const *iaa_crash_names __attribute__((tls_model("initial-exec"))) = NULL;
-_Thread_local long iaa_crash_step __attribute__((tls_model("initial-exec"))) = -1;
+_Thread_local iaa_step_note *iaa_rendering __attribute__((tls_model("initial-exec"))) = NULL;
 _Thread_local unsigned long long iaa_waited_ns __attribute__((tls_model("initial-exec"))) = 0;
 
 static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
@@ -39,8 +38,10 @@ static void say(const char *text) {
 static void on_fatal(int number, siginfo_t *info, void *context) {
     (void)context;
     int saved = errno;
-    if (iaa_crash_names && iaa_crash_step >= 0) {
-        const char *app = iaa_crash_names[iaa_crash_step];
+    const iaa_step_note *note = iaa_rendering;
+    long step = note ? iaa_noted_step(note) : -1;
+    if (step >= 0 && step < note->count) {
+        const char *app = note->names[step];
         say("iaa: app \"");
         say(app ? app : "?");
         say("\" crashed the engine with ");

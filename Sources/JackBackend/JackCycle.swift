@@ -120,7 +120,8 @@ final class JackCycle: @unchecked Sendable {
             maximumBusyMicroseconds.store(busy, ordering: .relaxed)
         }
         let period = Int64(frames) * 1_000_000_000
-        if stallCounted.exchange(false, ordering: .relaxed) {
+        // Read before clearing: a plain load every cycle, the exchange only after a stall.
+        if stallCounted.load(ordering: .relaxed), stallCounted.exchange(false, ordering: .relaxed) {
             // Already counted as ours by the xrun that arrived while it ran.
         } else if Int64(truncatingIfNeeded: elapsed) * sampleRate > period {
             // CPU time, plus the time isolated children worked for us while we waited on them.

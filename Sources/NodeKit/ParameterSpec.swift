@@ -56,4 +56,10 @@ public struct NodeConfiguration: Sendable, Hashable {
     public func value(_ name: String, default fallback: Int) -> Int {
         values[name] ?? fallback
     }
+
+    /// `spec`'s value (its default when not given), clamped into its range in case the validator
+    /// was bypassed: a node's layout and the node itself read it from here, so they agree.
+    public func value(of spec: ConfigurationSpec) -> Int {
+        min(max(value(spec.name, default: spec.defaultValue), spec.range.lowerBound), spec.range.upperBound)
+    }
 }

@@ -37,10 +37,10 @@ public final class HostMixerNode: AudioNode {
         parameters: [gainSpec],
         configuration: [inputsSpec, sendsSpec],
         layout: { configuration in
-            layout(inputs: clamped(configuration, inputsSpec), sends: clamped(configuration, sendsSpec))
+            layout(inputs: configuration.value(of: inputsSpec), sends: configuration.value(of: sendsSpec))
         },
         make: { configuration in
-            HostMixerNode(inputs: clamped(configuration, inputsSpec), sends: clamped(configuration, sendsSpec))
+            HostMixerNode(inputs: configuration.value(of: inputsSpec), sends: configuration.value(of: sendsSpec))
         }
     )
 
@@ -53,11 +53,6 @@ public final class HostMixerNode: AudioNode {
         }
         let sendPorts: [PortSpec] = (0..<max(sends, 0)).map { .output("send_\($0 + 1)", "Send \($0 + 1)") }
         return NodeLayout(inputs: mixed + returns, outputs: [.output("out", "Output")] + sendPorts)
-    }
-
-    /// The configuration value of `spec`, clamped into its range in case the validator was bypassed.
-    private static func clamped(_ configuration: NodeConfiguration, _ spec: ConfigurationSpec) -> Int {
-        min(max(configuration.value(spec.name, default: spec.defaultValue), spec.range.lowerBound), spec.range.upperBound)
     }
 
     public let inputCount: Int

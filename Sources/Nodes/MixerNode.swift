@@ -36,8 +36,7 @@ public final class MixerNode: AudioNode {
     /// The configured number of inputs, clamped into `inputsSpec.range` in case the validator
     /// was bypassed; the layout and the node always agree because both come from here.
     private static func inputCount(_ configuration: NodeConfiguration) -> Int {
-        let requested = configuration.value(inputsSpec.name, default: inputsSpec.defaultValue)
-        return min(max(requested, inputsSpec.range.lowerBound), inputsSpec.range.upperBound)
+        configuration.value(of: inputsSpec)
     }
 
     /// The number of inputs this node sums.

@@ -58,8 +58,7 @@ public final class PolySynthNode: AudioNode {
 
     /// The configured number of voices, clamped into `voicesSpec.range` in case the validator was bypassed.
     private static func voiceCount(_ configuration: NodeConfiguration) -> Int {
-        let requested = configuration.value(voicesSpec.name, default: voicesSpec.defaultValue)
-        return min(max(requested, voicesSpec.range.lowerBound), voicesSpec.range.upperBound)
+        configuration.value(of: voicesSpec)
     }
 
     /// The number of voices that can sound at once.

@@ -35,10 +35,7 @@ public final class ProgramNode: AudioNode {
 
     /// The configured channel counts, clamped into their ranges in case the validator was bypassed.
     static func channels(of configuration: NodeConfiguration) -> (outputs: Int, inputs: Int) {
-        func clamped(_ spec: ConfigurationSpec) -> Int {
-            min(max(configuration.value(spec.name, default: spec.defaultValue), spec.range.lowerBound), spec.range.upperBound)
-        }
-        return (clamped(outputsSpec), clamped(inputsSpec))
+        (configuration.value(of: outputsSpec), configuration.value(of: inputsSpec))
     }
 
     let channelCount: Int

@@ -45,10 +45,7 @@ public final class StepSequencerNode: AudioNode {
         configuration: [stepsSpec],
         component: ComponentDescription(type: .generator, subtype: "sseq", manufacturer: "iaas", name: "Step Sequencer"),
         layout: { _ in NodeLayout(inputs: [], outputs: [.output("out", "Output")]) },
-        make: { configuration in
-            let requested = configuration.value(stepsSpec.name, default: stepsSpec.defaultValue)
-            return StepSequencerNode(steps: min(max(requested, stepsSpec.range.lowerBound), stepsSpec.range.upperBound))
-        }
+        make: { StepSequencerNode(steps: $0.value(of: stepsSpec)) }
     )
 
     /// Steps per beat for a `rate` value: the nearest of 1, 2 and 4.

@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "IAAPluginABI", targets: ["IAAPluginABI"]),
         // For the benchmark package in Benchmarks/, which depends on this one by path.
         .library(name: "AudioGraph", targets: ["AudioGraph"]),
+        .library(name: "GraphFormat", targets: ["GraphFormat"]),
         .library(name: "Nodes", targets: ["Nodes"]),
         .library(name: "OfflineBackend", targets: ["OfflineBackend"]),
         // The session library programs link to speak for their app (docs/programs.md):
@@ -44,14 +45,19 @@ let package = Package(
         .target(name: "CThreadNotes"),
         // The one JSON reader (located values, recovering strict parse) and the one escaper.
         .target(name: "LocatedJSON"),
-        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment", "CThreadNotes", "LocatedJSON",
-                                                   .product(name: "Yams", package: "Yams")]),
+        // The validated graph and its rules, and the real-time core: plan compiler, plan, renderer,
+        // node slots, plan exchange. Reads no file.
+        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment", "CThreadNotes"]),
+        // Graph, timeline and grants files: decoding (JSON, and YAML through Yams), the description,
+        // validation with located diagnostics, timeline actions. Produces what AudioGraph runs.
+        .target(name: "GraphFormat", dependencies: ["AudioGraph", "NodeKit", "AudioSession", "LocatedJSON",
+                                                    .product(name: "Yams", package: "Yams")]),
         .target(name: "AudioFiles", dependencies: ["CSndfile"]),
         .target(name: "Nodes", dependencies: ["NodeKit", "AudioGraph"]),
-        .target(name: "OfflineBackend", dependencies: ["AudioGraph", "AudioFiles"]),
+        .target(name: "OfflineBackend", dependencies: ["AudioGraph", "NodeKit", "AudioFiles"]),
         // Loads plugin libraries by path (dlopen, control side only) and wraps them as node types.
-        .target(name: "PluginHost", dependencies: ["NodeKit", "AudioGraph", "IAAPluginABI", "CPluginFormats"]),
-        .target(name: "JackBackend", dependencies: ["AudioGraph", "CJack", "CThreadNotes"]),
+        .target(name: "PluginHost", dependencies: ["NodeKit", "AudioGraph", "GraphFormat", "IAAPluginABI", "CPluginFormats"]),
+        .target(name: "JackBackend", dependencies: ["AudioGraph", "NodeKit", "CJack", "CThreadNotes"]),
         // Process isolation's system calls (memfd, futex, fork/exec with limits, Landlock, seccomp through
         // libseccomp) and the shared-memory layout engine and child compile against.
         .target(name: "CIsolation", dependencies: ["IAAPluginABI"], linkerSettings: [.linkedLibrary("seccomp")]),
@@ -62,26 +68,29 @@ let package = Package(
         .target(name: "ControlSocket", dependencies: ["CPeerCredentials", "LocatedJSON"], exclude: ["PROTOCOL.md"]),
         // A New Session Manager client: the session's graph file opened and saved on the server's word.
         .target(name: "SessionManager", dependencies: ["CLiblo"]),
-        .target(name: "Engine", dependencies: ["AudioGraph", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation", "CThreadNotes"]),
+        .target(name: "Engine", dependencies: ["AudioGraph", "GraphFormat", "AudioSession", "NodeKit", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation", "CThreadNotes"]),
         .executableTarget(name: "iaa", dependencies: [
-            "Engine", "PluginHost", "NodeKit", "AudioGraph", "ControlSocket", "SessionManager", "AudioFiles", "Isolation",
+            "Engine", "PluginHost", "NodeKit", "AudioGraph", "GraphFormat", "AudioSession", "ControlSocket", "SessionManager", "AudioFiles", "Isolation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "AudioSessionTests", dependencies: ["AudioSession"]),
-        .testTarget(name: "ControlSocketTests", dependencies: ["ControlSocket", "CPeerCredentials"]),
+        // Test helpers every suite shares: the package's paths and binaries, private temporary
+        // folders, running a command, polling.
+        .target(name: "TestKit", path: "Tests/TestKit"),
+        .testTarget(name: "AudioSessionTests", dependencies: ["TestKit", "AudioSession"]),
+        .testTarget(name: "ControlSocketTests", dependencies: ["TestKit", "ControlSocket"]),
         // Runs the built `iaa` against an in-process control server with canned replies.
-        .testTarget(name: "CommandLineTests", dependencies: ["ControlSocket", "AudioFiles"]),
-        .testTarget(name: "PluginHostTests", dependencies: ["PluginHost", "AudioGraph", "Nodes", "OfflineBackend", "SignalAnalysis", "NodeKit", "LocatedJSON"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["TestKit", "ControlSocket"]),
+        .testTarget(name: "PluginHostTests", dependencies: ["TestKit", "PluginHost", "AudioGraph", "GraphFormat", "IAAPluginABI", "Nodes", "OfflineBackend", "SignalAnalysis", "NodeKit", "LocatedJSON"]),
         // Tests find Tests/Fixtures and graphs/ through #filePath.
         .testTarget(name: "LocatedJSONTests", dependencies: ["LocatedJSON"]),
-        .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "Nodes", "LocatedJSON"]),
+        .testTarget(name: "GraphFormatTests", dependencies: ["TestKit", "GraphFormat", "AudioGraph", "AudioSession", "NodeKit", "Nodes", "LocatedJSON"]),
         .testTarget(name: "NodesTests", dependencies: ["Nodes", "NodeKit", "SignalAnalysis"]),
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis"]),
-        .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles"]),
-        .testTarget(name: "OfflineBackendTests", dependencies: ["OfflineBackend", "Nodes", "AudioGraph", "AudioFiles", "SignalAnalysis"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "AudioFiles", "SignalAnalysis", "ControlSocket"]),
+        .testTarget(name: "AudioFilesTests", dependencies: ["TestKit", "AudioFiles"]),
+        .testTarget(name: "OfflineBackendTests", dependencies: ["OfflineBackend", "Nodes", "NodeKit", "AudioGraph", "GraphFormat", "SignalAnalysis"]),
+        .testTarget(name: "EngineTests", dependencies: ["TestKit", "Engine", "AudioGraph", "AudioSession", "AudioFiles", "SignalAnalysis", "ControlSocket"]),
         // Runs the built `iaa` against the private JACK server that tools/test starts.
-        .testTarget(name: "JackIntegrationTests", dependencies: ["AudioFiles", "SignalAnalysis", "ControlSocket", "IAASession"]),
+        .testTarget(name: "JackIntegrationTests", dependencies: ["TestKit", "AudioFiles", "SignalAnalysis", "ControlSocket", "IAASession"]),
     ],
     swiftLanguageModes: [.v6]
 )

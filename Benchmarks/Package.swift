@@ -21,6 +21,7 @@ let package = Package(
         .target(name: "BenchKit", dependencies: [
             "CVoiceReference",
             .product(name: "AudioGraph", package: "iaa"),
+            .product(name: "GraphFormat", package: "iaa"),
             .product(name: "Nodes", package: "iaa"),
             .product(name: "OfflineBackend", package: "iaa"),
         ]),

@@ -9,10 +9,16 @@ public struct PortExposure: Sendable, Hashable {
         case input, output, midiInput
     }
 
-    struct Key: Sendable, Hashable {
+    package struct Key: Sendable, Hashable {
         let app: Int
         let direction: Direction
         let port: Int
+
+        package init(app: Int, direction: Direction, port: Int) {
+            self.app = app
+            self.direction = direction
+            self.port = port
+        }
     }
 
     /// The patterns as written (`["mix:*"]`, `[]` for `"none"`), or nil when every port is exposed.
@@ -22,7 +28,7 @@ public struct PortExposure: Sendable, Hashable {
     /// Every app port is a JACK port (the default).
     public static let all = PortExposure(patterns: nil, selected: [])
 
-    init(patterns: [String]?, selected: Set<Key>) {
+    package init(patterns: [String]?, selected: Set<Key>) {
         self.patterns = patterns
         self.selected = selected
     }

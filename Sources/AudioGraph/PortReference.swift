@@ -1,10 +1,10 @@
 /// `APP:PORT` as written in a connection, split at its colon.
-struct PortReference {
-    let app: String
-    let port: String
+package struct PortReference {
+    package let app: String
+    package let port: String
 
     /// Nil unless `text` has exactly one colon with something on both sides.
-    init?(_ text: String) {
+    package init?(_ text: String) {
         // By bytes: every connection of a graph goes through here twice.
         let utf8 = text.utf8
         guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon != utf8.startIndex else { return nil }
@@ -16,7 +16,7 @@ struct PortReference {
 
     /// Whether `text` is a valid app or port id: `[A-Za-z0-9_-]+`, which keeps JACK names
     /// unambiguous.
-    static func isValidId(_ text: String) -> Bool {
+    package static func isValidId(_ text: String) -> Bool {
         !text.isEmpty && text.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
         }

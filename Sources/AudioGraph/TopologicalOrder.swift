@@ -1,16 +1,16 @@
 /// App-level dependencies between apps, built connection by connection, that refuses the
 /// connection closing a cycle and orders apps so that every app follows the apps feeding it.
-struct TopologicalOrder {
+package struct TopologicalOrder {
     private var successors: [[Int]]
 
-    init(appCount: Int) {
+    package init(appCount: Int) {
         successors = Array(repeating: [], count: appCount)
     }
 
     /// Adds `from → to`, unless it closes a cycle: then returns the apps of that cycle in order,
     /// starting and ending with `to` (`[a, b, a]`; `[a, a]` for a self-connection), and leaves the
     /// dependency out so that later cycles are found on their own.
-    mutating func add(from: Int, to: Int) -> [Int]? {
+    package mutating func add(from: Int, to: Int) -> [Int]? {
         if let path = path(from: to, to: from) { return path + [to] }
         if !successors[from].contains(to) { successors[from].append(to) }
         return nil
@@ -48,7 +48,7 @@ struct TopologicalOrder {
 
     /// Every app once, each after all apps that feed it; among apps free to go, file order wins,
     /// so the order is stable when the file is edited elsewhere.
-    func order() -> [Int] {
+    package func order() -> [Int] {
         var indegree = Array(repeating: 0, count: successors.count)
         for targets in successors {
             for target in targets { indegree[target] += 1 }

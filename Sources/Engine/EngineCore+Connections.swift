@@ -1,4 +1,5 @@
 import AudioGraph
+import GraphFormat
 import AudioSession
 import ControlSocket
 import Foundation

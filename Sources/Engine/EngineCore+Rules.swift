@@ -1,4 +1,5 @@
 import AudioGraph
+import GraphFormat
 import ControlSocket
 import Foundation
 import JackBackend

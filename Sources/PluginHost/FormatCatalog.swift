@@ -1,5 +1,6 @@
 import CPluginFormats
 import AudioGraph
+import GraphFormat
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioGraph
+import GraphFormat
 import Engine
 
 /// `iaa validate GRAPH…`: every error, located, in the form compilers use.

@@ -1,5 +1,6 @@
 import Testing
 import AudioFiles
+import TestKit
 
 /// A deterministic test signal in (−1, 1) with varied, non-round values.
 private func signal(channel: Int, frames: Int) -> [Float] {
@@ -12,7 +13,7 @@ private func signal(channel: Int, frames: Int) -> [Float] {
 struct SoundFileTests {
     @Test("float32 WAV reads back bit for bit, with its rate, channels and length")
     func float32RoundTrip() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.file("take.wav")
         let written = [signal(channel: 0, frames: 10_000), signal(channel: 1, frames: 10_000)]
         let writer = try SoundFileWriter(path: path, sampleRate: 44_100, channels: 2)
@@ -31,7 +32,7 @@ struct SoundFileTests {
           arguments: [("pcm16.wav", SampleFormat.pcm16, 1.0 / 32_768), ("pcm24.wav", .pcm24, 1.0 / 8_388_608),
                       ("pcm16.flac", .pcm16, 1.0 / 32_768), ("pcm24.aiff", .pcm24, 1.0 / 8_388_608)] as [(String, SampleFormat, Float)])
     func integerRoundTrip(name: String, format: SampleFormat, tolerance: Float) throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.file(name)
         let written = signal(channel: 3, frames: 5_000)
         let writer = try SoundFileWriter(path: path, sampleRate: 48_000, channels: 1, format: format)
@@ -48,7 +49,7 @@ struct SoundFileTests {
 
     @Test("integer formats clip over-range samples instead of wrapping them")
     func clipping() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.file("loud.wav")
         let writer = try SoundFileWriter(path: path, sampleRate: 48_000, channels: 1, format: .pcm16)
         try writer.write([[1.5, -1.5, 0.5]])
@@ -61,7 +62,7 @@ struct SoundFileTests {
 
     @Test("per-channel buffers are interleaved, across more frames than one chunk")
     func channelBuffers() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.file("three.wav")
         let written = (0..<3).map { signal(channel: $0, frames: 10_007) }
         let writer = try SoundFileWriter(path: path, sampleRate: 48_000, channels: 3)
@@ -78,7 +79,7 @@ struct SoundFileTests {
 
     @Test("interleaved writes append and interleaved reads continue where they stopped")
     func interleavedChunks() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.file("chunks.wav")
         let writer = try SoundFileWriter(path: path, sampleRate: 48_000, channels: 2)
         let first: [Float] = [0.1, -0.1, 0.2, -0.2]
@@ -100,7 +101,7 @@ struct SoundFileTests {
 
     @Test("Ogg Vorbis writes a lossy file of about the same level")
     func oggVorbis() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.file("tone.ogg")
         let tone = (0..<48_000).map { Float(0.5) * sine(Double($0) * 440 / 48_000) }
         let writer = try SoundFileWriter(path: path, sampleRate: 48_000, channels: 1)
@@ -113,7 +114,7 @@ struct SoundFileTests {
 
     @Test("a missing file is reported with its path and libsndfile's reason")
     func missingFile() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path + "/missing.wav"
         let error = try #require(throws: AudioFileError.self) { try SoundFileReader(path: path) }
         #expect(error.code == .openFailed)
@@ -125,7 +126,7 @@ struct SoundFileTests {
 
     @Test("an unwritable path is reported with its path and libsndfile's reason")
     func unwritablePath() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path + "/no-such-folder/take.wav"
         let error = try #require(throws: AudioFileError.self) {
             try SoundFileWriter(path: path, sampleRate: 48_000, channels: 2)
@@ -138,7 +139,7 @@ struct SoundFileTests {
 
     @Test("an unknown extension and a format the container cannot hold are refused up front")
     func unsupported() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let mp3 = try #require(throws: AudioFileError.self) {
             try SoundFileWriter(path: directory.path + "/take.mp3", sampleRate: 48_000, channels: 1)
         }
@@ -153,7 +154,7 @@ struct SoundFileTests {
 
     @Test("writing after close, and a wrong channel count, are errors")
     func misuse() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let writer = try SoundFileWriter(path: directory.file("closed.wav"), sampleRate: 48_000, channels: 2)
         #expect(throws: AudioFileError.self) { try writer.write([[0.5]]) }
         try writer.close()

@@ -1,16 +1,13 @@
 import Foundation
 import Testing
+import TestKit
 
 /// docs/session-policy.md states every rule with the tests that check it: each rule cites at least
 /// one test, and every cited name is a test (or row) that exists, so the document cannot drift
 /// from the code. README links to it and to nothing outside the repository.
 @Suite("The session-policy document")
 struct SessionPolicyDocumentTests {
-    static let root: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url
-    }()
+    static let root = URL(fileURLWithPath: Repository.root)
 
     /// Every Swift file under Tests/, as one text to search for cited names.
     static let testSources: String = {

@@ -4,6 +4,7 @@ import Glibc
 import ControlSocket
 import Foundation
 import Synchronization
+import TestKit
 
 /// A stand-in for `iaa run`: a real ``ControlServer`` at a private temporary socket whose handler
 /// answers every method of PROTOCOL.md with a canned, protocol-shaped result (or an error for a few

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// The configuration file ($XDG_CONFIG_HOME/iaa/config.json, or IAA_CONFIG) and `-v`/`-q`: the
 /// file fills defaults the environment and the command line override, and a broken one says
@@ -7,9 +8,12 @@ import Testing
 @Suite("Configuration file and verbosity", .serialized)
 struct ConfigurationTests {
     final class Folder {
-        let path = NSTemporaryDirectory() + "iaa-config-" + UUID().uuidString
-        init() throws { try FileManager.default.createDirectory(atPath: path + "/iaa", withIntermediateDirectories: true) }
-        deinit { try? FileManager.default.removeItem(atPath: path) }
+        let directory: TemporaryDirectory
+        var path: String { directory.path }
+        init() throws {
+            directory = try TemporaryDirectory("config")
+            try FileManager.default.createDirectory(atPath: path + "/iaa", withIntermediateDirectories: true)
+        }
 
         /// Writes $XDG_CONFIG_HOME/iaa/config.json.
         func configure(_ text: String) throws {
@@ -18,7 +22,7 @@ struct ConfigurationTests {
     }
 
     static func render(_ folder: Folder, _ extra: [String] = [], environment: [String: String] = [:]) throws -> CommandResult {
-        try IAACommand.run(["render", IAACommand.packageRoot + "/graphs/demo.json", "-o", folder.path + "/out.wav", "-d", "0.5s"] + extra,
+        try IAACommand.run(["render", Repository.root + "/graphs/demo.json", "-o", folder.path + "/out.wav", "-d", "0.5s"] + extra,
                            environment: ["XDG_CONFIG_HOME": folder.path, "IAA_CONFIG": "", "IAA_LOG_LEVEL": ""].merging(environment) { $1 })
     }
 
@@ -56,14 +60,9 @@ struct ConfigurationTests {
     @Test("pluginPath in the file finds a plugin named without a path; IAA_PLUGIN_PATH wins over it")
     func pluginPathFromTheFile() throws {
         let folder = try Folder()
-        let build = Process()
-        build.executableURL = URL(fileURLWithPath: "/bin/sh")
-        build.arguments = [IAACommand.packageRoot + "/Examples/Plugins/tremolo-c/build.sh", folder.path + "/plugins"]
         try FileManager.default.createDirectory(atPath: folder.path + "/plugins", withIntermediateDirectories: true)
-        build.standardOutput = FileHandle.nullDevice
-        try build.run()
-        build.waitUntilExit()
-        try #require(build.terminationStatus == 0, "the tremolo example did not build")
+        let build = try runCommand("/bin/sh", [Repository.path("Examples/Plugins/tremolo-c/build.sh"), folder.path + "/plugins"])
+        try #require(build.status == 0, "the tremolo example did not build: \(build.output)")
         let graph = folder.path + "/graph.json"
         try """
             { "format": "iaa-graph/1", "name": "bare",

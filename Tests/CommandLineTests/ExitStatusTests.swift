@@ -1,6 +1,7 @@
 import ControlSocket
 import Foundation
 import Testing
+import TestKit
 
 /// Exit statuses as README sets them (wpctl's plus argument-parser's), and where
 /// diagnostics go.

@@ -1,41 +1,25 @@
 import Foundation
 import Testing
-
-/// What one run of the `iaa` binary did.
-struct CommandResult {
-    let status: Int32
-    let stdout: String
-    let stderr: String
-
-    var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
-}
+import TestKit
 
 /// Runs the built `iaa` binary: `$IAA_BIN`, else `<package>/.build/debug/iaa`.
 enum IAACommand {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
-
-    static var binary: String {
-        ProcessInfo.processInfo.environment["IAA_BIN"] ?? packageRoot + "/.build/debug/iaa"
-    }
-
     /// A started `iaa`, for the streaming verbs the test has to feed while it runs.
     final class Running {
         let process = Process()
         let directory: String
 
         init(_ arguments: [String], environment: [String: String]) throws {
-            try #require(FileManager.default.isExecutableFile(atPath: IAACommand.binary),
-                         "no iaa binary at \(IAACommand.binary): run `swift build` first, or set IAA_BIN")
-            directory = NSTemporaryDirectory() + "iaa-cli-" + UUID().uuidString
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try #require(FileManager.default.isExecutableFile(atPath: Repository.debugBinary),
+                         "no iaa binary at \(Repository.debugBinary): run `swift build` first, or set IAA_BIN")
+            directory = try makeTemporaryDirectory("cli")
             // Files rather than pipes: a full pipe can never block the child while we wait for it.
             for name in ["stdout", "stderr"] {
                 try #require(FileManager.default.createFile(atPath: directory + "/" + name, contents: nil))
             }
-            process.executableURL = URL(fileURLWithPath: IAACommand.binary)
+            process.executableURL = URL(fileURLWithPath: Repository.debugBinary)
             process.arguments = arguments
-            process.currentDirectoryURL = URL(fileURLWithPath: IAACommand.packageRoot)
+            process.currentDirectoryURL = URL(fileURLWithPath: Repository.root)
             // NO_COLOR as the default: output compared as text must not depend on the test's terminal.
             var env = ProcessInfo.processInfo.environment
             env["NO_COLOR"] = "1"

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestKit
 
 /// README's examples work when copied: every JSON block validates with the built `iaa` (a whole
 /// graph as is, an app alone inside a minimal graph, a grants file with the head-unit graph), and
 /// the plugin steps of "Write your own node" run as written, from the folders they say.
 @Suite("README's examples", .serialized)
 struct ReadmeExampleTests {
-    static let readme = (try? String(contentsOfFile: IAACommand.packageRoot + "/README.md", encoding: .utf8)) ?? ""
+    static let readme = (try? String(contentsOfFile: Repository.root + "/README.md", encoding: .utf8)) ?? ""
 
     /// The code blocks of `language` (`json` also takes `jsonc`), in order.
     static func blocks(_ languages: Set<String>, in text: String = readme) -> [String] {
@@ -50,7 +51,7 @@ struct ReadmeExampleTests {
             return [file]
         case "iaa-grants/1":
             try json.write(toFile: file, atomically: true, encoding: .utf8)
-            return [IAACommand.packageRoot + "/graphs/headunit.json", "--grants", file]
+            return [Repository.root + "/graphs/headunit.json", "--grants", file]
         case nil where !object.isEmpty && Set(object.keys).isSubset(of: ["server", "client", "pluginPath", "logLevel"]):
             // A configuration file: the demo graph validates with it in force.
             try json.write(toFile: file, atomically: true, encoding: .utf8)
@@ -76,14 +77,14 @@ struct ReadmeExampleTests {
         let directory = NSTemporaryDirectory() + "iaa-readme-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try FileManager.default.copyItem(atPath: IAACommand.packageRoot + "/graphs/graph.schema.json",
+        try FileManager.default.copyItem(atPath: Repository.root + "/graphs/graph.schema.json",
                                          toPath: directory + "/graph.schema.json")
         for (index, block) in examples.enumerated() {
             var arguments = try Self.validation(of: block, in: directory, index: index)
             var environment: [String: String] = [:]
             if arguments.first == "config" {
                 environment = ["IAA_CONFIG": arguments[1], "IAA_PLUGIN_PATH": "", "JACK_DEFAULT_SERVER": "", "IAA_LOG_LEVEL": ""]
-                arguments = [IAACommand.packageRoot + "/graphs/demo.json"]
+                arguments = [Repository.root + "/graphs/demo.json"]
             }
             let result = try IAACommand.run(["validate"] + arguments, environment: environment)
             #expect(result.status == 0, "README JSON block \(index) does not validate:\n\(block)\n\(result.stderr)")
@@ -107,7 +108,7 @@ extension ReadmeExampleTests {
         // the build folder: tools/test builds the release binary before the tests.
         let stale = Process()
         stale.executableURL = URL(fileURLWithPath: "/bin/sh")
-        stale.arguments = ["-c", "cd \"\(IAACommand.packageRoot)\" && test -x .build/release/iaa && test -x .build/debug/generate-manual && test -z \"$(find Sources Package.swift -newer .build/release/iaa -print -quit)\""]
+        stale.arguments = ["-c", "cd \"\(Repository.root)\" && test -x .build/release/iaa && test -x .build/debug/generate-manual && test -z \"$(find Sources Package.swift -newer .build/release/iaa -print -quit)\""]
         try stale.run()
         stale.waitUntilExit()
         try #require(stale.terminationStatus == 0,
@@ -122,7 +123,7 @@ extension ReadmeExampleTests {
             set -eu
             export HOME="\(directory)/home"
             unset IAA_BIN IAA_SDK
-            cd "\(IAACommand.packageRoot)"
+            cd "\(Repository.root)"
             \(steps[0])
             cd "\(directory)/work"
             \(steps[1])
@@ -153,7 +154,7 @@ extension ReadmeExampleTests {
         for name in ["build.sh", "test.sh", "graph.json", "fuzz.c", "tests/check.c"] {
             let text = (try? String(contentsOfFile: folder + "/" + name, encoding: .utf8)) ?? ""
             #expect(!text.isEmpty, "\(name) is missing")
-            #expect(!text.contains(directory) && !text.contains(IAACommand.packageRoot), "\(name) holds an absolute path:\n\(text)")
+            #expect(!text.contains(directory) && !text.contains(Repository.root), "\(name) holds an absolute path:\n\(text)")
         }
         let installed = directory + "/home/.local"
         for file in ["bin/iaa", "include/iaa/iaa_plugin.h", "lib/pkgconfig/iaa-plugin.pc", "share/man/man1/iaa.1",

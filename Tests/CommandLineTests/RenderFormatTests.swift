@@ -1,25 +1,17 @@
 import Foundation
 import Testing
+import TestKit
 
 /// `iaa render` picks the sample format from the container, writes float WAV that common tools
 /// read without a warning, and shows the time left while it works.
 @Suite("iaa render's file formats", .serialized)
 struct RenderFormatTests {
     static func render(_ output: String, _ extra: [String] = []) throws -> CommandResult {
-        try IAACommand.run(["render", IAACommand.packageRoot + "/graphs/demo.json", "-o", output, "-d", "1s"] + extra)
+        try IAACommand.run(["render", Repository.root + "/graphs/demo.json", "-o", output, "-d", "1s"] + extra)
     }
 
-    static func soxi(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/soxi")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    static func soxi(_ arguments: [String]) throws -> CommandResult {
+        try runCommand("soxi", arguments)
     }
 
     static func temporary(_ name: String) -> String {

@@ -1,6 +1,7 @@
 import ControlSocket
 import Foundation
 import Testing
+import TestKit
 
 /// `iaa events` and `iaa top`: JSON Lines as the engine publishes them.
 @Suite("iaa streams", .serialized)

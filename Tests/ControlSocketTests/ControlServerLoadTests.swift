@@ -5,6 +5,7 @@ import ControlSocket
 import Foundation
 import Synchronization
 import Testing
+import TestKit
 
 @Suite("Control server: many and bad clients", .serialized)
 struct ControlServerLoadTests {
@@ -57,7 +58,7 @@ struct ControlServerLoadTests {
             close(fd)
         }
         #expect(try server.client().call("echo", params: ["alive": true]).get() == ["alive": true])
-        #expect(eventually { openDescriptorCount() <= before })
+        #expect(waitUntil(seconds: 5) { openDescriptorCount() <= before })
     }
 
     @Test("a client that never reads its replies blocks neither the engine nor other clients")
@@ -105,20 +106,20 @@ struct ControlServerLoadTests {
             }
         }
         reader.start()
-        #expect(eventually { server.server.subscriberCount(topic: "top") == 2 })
+        #expect(waitUntil(seconds: 5) { server.server.subscriberCount(topic: "top") == 2 })
         let padding = ControlJSON.string(String(repeating: "p", count: 5_000))
         for batch in 0..<20 {
             for n in (batch * 100 + 1)...(batch * 100 + 100) {
                 server.server.publish(["n": .number(Double(n)), "pad": padding], topic: "top")
             }
-            #expect(eventually { tally.count.load(ordering: .sequentiallyConsistent) >= batch * 100 + 100 })
+            #expect(waitUntil(seconds: 5) { tally.count.load(ordering: .sequentiallyConsistent) >= batch * 100 + 100 })
         }
         let count = tally.count.load(ordering: .sequentiallyConsistent)
         #expect(count == 2_000)
         let inOrder = tally.inOrder.load(ordering: .relaxed)
         #expect(inOrder)
         // 10 MB published; the stalled subscriber's buffer passed 4 MiB and it was let go.
-        #expect(eventually { server.server.subscriberCount(topic: "top") == 0 })
+        #expect(waitUntil(seconds: 5) { server.server.subscriberCount(topic: "top") == 0 })
         #expect(server.probe.diagnostics.withLock { $0.contains { $0.contains("stopped reading") } })
     }
 

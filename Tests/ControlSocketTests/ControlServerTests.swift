@@ -6,6 +6,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import TestKit
 
 @Suite("Control server: requests and replies", .serialized)
 struct ControlServerTests {
@@ -107,18 +108,18 @@ struct ControlServerTests {
             }
         }
         reader.start()
-        #expect(eventually { server.server.subscriberCount(topic: "events") == 1 })
+        #expect(waitUntil(seconds: 5) { server.server.subscriberCount(topic: "events") == 1 })
         server.server.publish("{\"n\":1}", topic: "other")
         for n in 1...3 { server.server.publish(["n": .number(Double(n))], topic: "events") }
-        #expect(eventually { received.withLock { $0.count } == 3 })
+        #expect(waitUntil(seconds: 5) { received.withLock { $0.count } == 3 })
         #expect(received.withLock { $0 } == [#"{"n":1}"#, #"{"n":2}"#, #"{"n":3}"#])
         #expect(initial.withLock { $0 } == ["stream": "events"])
-        #expect(eventually { server.server.subscriberCount(topic: "events") == 0 })
+        #expect(waitUntil(seconds: 5) { server.server.subscriberCount(topic: "events") == 0 })
     }
 
     @Test("lines published on the control queue right after the stream's handler returns all arrive, after its reply")
     func publishRightAfterSubscribing() throws {
-        let directory = try makePrivateDirectory()
+        let directory = try makeTemporaryDirectory("cs")
         defer { removeTree(directory) }
         let queue = DispatchQueue(label: "test.control")
         let box = Mutex<ControlServer?>(nil)
@@ -143,7 +144,7 @@ struct ControlServerTests {
 
     @Test("no engine on the path is the CLI's exit-2 message")
     func notRunning() throws {
-        let directory = try makePrivateDirectory()
+        let directory = try makeTemporaryDirectory("cs")
         defer { removeTree(directory) }
         let error = #expect(throws: ControlSocketError.self) { try ControlClient(path: "\(directory)/none.sock") }
         #expect(error?.code == .notRunning)

@@ -4,12 +4,13 @@ import Glibc
 import ControlSocket
 import Foundation
 import Testing
+import TestKit
 
 @Suite("Control socket: location, lock and peer check", .serialized)
 struct SocketSecurityTests {
     @Test("the server creates its directory 0700 and its socket 0600, and records its pid in the lock")
     func permissions() throws {
-        let parent = try makePrivateDirectory()
+        let parent = try makeTemporaryDirectory("cs")
         defer { removeTree(parent) }
         let path = "\(parent)/iaa/studio.sock"
         let server = try ControlServer(path: path) { _ in .result(.null) }
@@ -25,7 +26,7 @@ struct SocketSecurityTests {
 
     @Test("a directory open to others, owned by another user, or a symlink is refused with the fix")
     func insecureDirectories() throws {
-        let parent = try makePrivateDirectory()
+        let parent = try makeTemporaryDirectory("cs")
         defer { removeTree(parent) }
         let open = "\(parent)/open"
         mkdir(open, 0o755)
@@ -50,7 +51,7 @@ struct SocketSecurityTests {
 
     @Test("a socket left by a killed engine is reclaimed")
     func staleSocketReclaimed() throws {
-        let directory = try makePrivateDirectory()
+        let directory = try makeTemporaryDirectory("cs")
         defer { removeTree(directory) }
         let path = "\(directory)/stale.sock"
         // What SIGKILL leaves: a bound socket file nobody listens on, and an unheld lock naming a dead pid.
@@ -88,7 +89,7 @@ struct SocketSecurityTests {
 
     @Test("a file in the socket's place that is not a socket is refused, not deleted")
     func nonSocketKept() throws {
-        let directory = try makePrivateDirectory()
+        let directory = try makeTemporaryDirectory("cs")
         defer { removeTree(directory) }
         try "precious".write(toFile: "\(directory)/x.sock", atomically: false, encoding: .utf8)
         #expect(throws: ControlSocketError.self) { try ControlServer(path: "\(directory)/x.sock") { _ in .result(.null) } }
@@ -121,7 +122,7 @@ struct SocketSecurityTests {
         let reply = json(Array(line.utf8))
         #expect(reply?["id"] == .null)
         #expect(reply?["error"]?["code"] == "permissionDenied")
-        #expect(eventually { server.probe.diagnostics.withLock { $0.contains { $0.contains("refused pid") && $0.contains("uid 65534") } } })
+        #expect(waitUntil(seconds: 5) { server.probe.diagnostics.withLock { $0.contains { $0.contains("refused pid") && $0.contains("uid 65534") } } })
         #expect(server.probe.calls.load(ordering: .relaxed) == 0)
         #expect(try server.client().call("echo").get() == [:])
     }

@@ -5,6 +5,7 @@ import ControlSocket
 import Dispatch
 import Foundation
 import Synchronization
+import TestKit
 
 /// A server in a fresh private directory, with a handler that knows a few test methods:
 /// `echo` (returns its params), `sleep` (`ms`), `big` (`bytes` of text), `follow` (streams `topic`),
@@ -24,7 +25,7 @@ final class TestServer: Sendable {
     }
 
     init(name: String = "test", limits: ControlServer.Limits = .init()) throws {
-        directory = try makePrivateDirectory()
+        directory = try makeTemporaryDirectory("cs")
         path = "\(directory)/\(name).sock"
         let probe = probe
         server = try ControlServer(path: path, limits: limits, diagnostics: { message in
@@ -59,13 +60,6 @@ final class TestServer: Sendable {
     }
 
     func client() throws -> ControlClient { try ControlClient(path: path, timeout: .seconds(20)) }
-}
-
-/// A 0700 directory under /tmp, as the server wants; short, since socket paths are capped at 107 bytes.
-func makePrivateDirectory() throws -> String {
-    var template = Array("/tmp/iaa-cs-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw ControlSocketError(.system, "mkdtemp failed") }
-    return String(cString: made)
 }
 
 func removeTree(_ path: String) {
@@ -107,16 +101,6 @@ func runThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
         thread.start()
     }
     group.wait()
-}
-
-/// Polls `condition` until it holds or `seconds` pass.
-func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return condition()
 }
 
 /// A raw blocking client socket connected to `path`, for tests that misbehave on purpose.

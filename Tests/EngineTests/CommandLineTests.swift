@@ -1,46 +1,15 @@
 import Foundation
 import SignalAnalysis
 import Testing
-
-/// What one run of the `iaa` binary did.
-struct CommandResult {
-    let status: Int32
-    let stdout: String
-    let stderr: String
-}
+import TestKit
 
 /// Runs the built `iaa` binary from the package root, so graph paths print as given.
 enum IAABinary {
-    /// `$IAA_BIN`, else the debug build in the package's own `.build`.
-    static var path: String {
-        ProcessInfo.processInfo.environment["IAA_BIN"] ?? EngineTestSupport.absolute(".build/debug/iaa")
-    }
-
     /// Runs `iaa` with `arguments`; fails the test (never skips it) when the binary is missing.
     static func run(_ arguments: [String]) throws -> CommandResult {
-        let binary = path
-        try #require(FileManager.default.isExecutableFile(atPath: binary),
-                     "no iaa binary at \(binary): run `swift build` first, or set IAA_BIN to the binary to test")
-        let directory = try TemporaryDirectory()
-        let outPath = directory.file("stdout"), errPath = directory.file("stderr")
-        try #require(FileManager.default.createFile(atPath: outPath, contents: nil))
-        try #require(FileManager.default.createFile(atPath: errPath, contents: nil))
-        // Files rather than pipes: a full pipe can never block the child while we wait for it.
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: EngineTestSupport.packageRoot)
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return CommandResult(status: process.terminationStatus,
-                             stdout: try String(contentsOfFile: outPath, encoding: .utf8),
-                             stderr: try String(contentsOfFile: errPath, encoding: .utf8))
+        try #require(FileManager.default.isExecutableFile(atPath: Repository.debugBinary),
+                     "no iaa binary at \(Repository.debugBinary): run `swift build` first, or set IAA_BIN to the binary to test")
+        return try runCommand(Repository.debugBinary, arguments, directory: Repository.root)
     }
 }
 

@@ -2,6 +2,7 @@ import Engine
 import Foundation
 import SignalAnalysis
 import Testing
+import TestKit
 
 /// graphs/headunit.json with its timeline gives the events and levels README's story describes.
 @Suite("The head-unit story")
@@ -24,9 +25,9 @@ struct HeadUnitScenarioTests {
 
     static func render() throws -> Story {
         let directory = try TemporaryDirectory()
-        var job = RenderJob(graphPath: EngineTestSupport.absolute("graphs/headunit.json"),
+        var job = RenderJob(graphPath: Repository.path("graphs/headunit.json"),
                             outputPath: directory.file("headunit.wav"), seconds: 12)
-        job.timelinePath = EngineTestSupport.absolute("graphs/headunit.timeline.json")
+        job.timelinePath = Repository.path("graphs/headunit.timeline.json")
         job.stemsDirectory = directory.file("stems")
         let summary = try job.run(progress: { _ in })
         var stems: [String: [Float]] = [:]

@@ -2,6 +2,7 @@ import Engine
 import Foundation
 import SignalAnalysis
 import Testing
+import TestKit
 
 /// Inter-App Audio against the live session (docs/session-policy.md, X3 and X4): whether a node
 /// may connect to a host, and stay connected, follows both apps' current category, options and

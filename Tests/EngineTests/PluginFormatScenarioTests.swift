@@ -2,6 +2,7 @@ import AudioFiles
 import Engine
 import SignalAnalysis
 import Testing
+import TestKit
 
 /// graphs/effects.json with its timeline: installed LV2 and LADSPA plugins inside the engine,
 /// driven by the graph's MIDI and parameter changes, measured in their stems.
@@ -9,9 +10,9 @@ import Testing
 struct PluginFormatScenarioTests {
     static let stems: [String: [Float]] = {
         let directory = try! TemporaryDirectory()
-        var job = RenderJob(graphPath: EngineTestSupport.absolute("graphs/effects.json"),
+        var job = RenderJob(graphPath: Repository.path("graphs/effects.json"),
                             outputPath: directory.file("effects.wav"), seconds: 2)
-        job.timelinePath = EngineTestSupport.absolute("graphs/effects.timeline.json")
+        job.timelinePath = Repository.path("graphs/effects.timeline.json")
         job.stemsDirectory = directory.file("stems")
         _ = try! job.run(progress: { _ in })
         var stems: [String: [Float]] = [:]

@@ -4,13 +4,14 @@ import ControlSocket
 import Engine
 import Foundation
 import Testing
+import TestKit
 
 /// PROTOCOL.md against the typed vocabulary: it documents every method and every code the
 /// transport and the engine answer with, and nothing they do not.
 @Suite("PROTOCOL.md and the protocol's vocabulary")
 struct ProtocolVocabularyTests {
     static let document: String = {
-        (try? String(contentsOfFile: EngineTestSupport.absolute("Sources/ControlSocket/PROTOCOL.md"), encoding: .utf8)) ?? ""
+        (try? String(contentsOfFile: Repository.path("Sources/ControlSocket/PROTOCOL.md"), encoding: .utf8)) ?? ""
     }()
 
     /// The backticked names in the first column of the table that follows the line containing `heading`.

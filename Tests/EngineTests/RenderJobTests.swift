@@ -2,25 +2,26 @@ import AudioFiles
 import Engine
 import SignalAnalysis
 import Testing
+import TestKit
 
 /// `RenderJob`, the engine behind `iaa render`, on every example graph.
 @Suite("RenderJob")
 struct RenderJobTests {
     @Test("there are example graphs to render")
     func examplesExist() {
-        #expect(EngineTestSupport.exampleGraphs.count >= 3)
-        #expect(EngineTestSupport.exampleGraphs.contains("graphs/demo.json"))
+        #expect(Repository.graphFiles(in: "graphs").count >= 3)
+        #expect(Repository.graphFiles(in: "graphs").contains("graphs/demo.json"))
     }
 
-    @Test("every example graph validates and renders 0.5 s of finite audio", arguments: EngineTestSupport.exampleGraphs)
+    @Test("every example graph validates and renders 0.5 s of finite audio", arguments: Repository.graphFiles(in: "graphs"))
     func rendersExample(path: String) throws {
-        let loaded = GraphLoading.load(EngineTestSupport.absolute(path))
+        let loaded = GraphLoading.load(Repository.path(path))
         let graph = try #require(loaded.graph, "\(path) does not validate:\n\(GraphLoading.report(loaded))")
         #expect(loaded.diagnostics.isEmpty, "\(GraphLoading.report(loaded))")
 
         let directory = try TemporaryDirectory()
         let output = directory.file("out.wav")
-        let job = RenderJob(graphPath: EngineTestSupport.absolute(path), outputPath: output, seconds: 0.5)
+        let job = RenderJob(graphPath: Repository.path(path), outputPath: output, seconds: 0.5)
         let summary = try job.run(progress: { _ in })
         #expect(summary.frames == 24_000)
         #expect(summary.cycles == 94, "24000 frames in cycles of 256, the last one partial")
@@ -46,7 +47,7 @@ struct RenderJobTests {
     func demoToneLevel() throws {
         // What demo.json says: tone amplitude 0.5, tone-gain "-6dB", mix gain 1.
         let expected = 0.5 * EngineTestSupport.linear(decibels: -6) * 1
-        let loaded = GraphLoading.load(EngineTestSupport.absolute("graphs/demo.json"))
+        let loaded = GraphLoading.load(Repository.path("graphs/demo.json"))
         let graph = try #require(loaded.graph)
         let tone = try #require(graph.appIndex("tone").map { graph.apps[$0] })
         let toneGain = try #require(graph.appIndex("tone-gain").map { graph.apps[$0] })
@@ -58,7 +59,7 @@ struct RenderJobTests {
 
         let directory = try TemporaryDirectory()
         let output = directory.file("demo.wav")
-        _ = try RenderJob(graphPath: EngineTestSupport.absolute("graphs/demo.json"), outputPath: output, seconds: 0.5)
+        _ = try RenderJob(graphPath: Repository.path("graphs/demo.json"), outputPath: output, seconds: 0.5)
             .run(progress: { _ in })
         let file = try RenderedFile(path: output)
         // 0.5 s holds exactly 220 periods of 440 Hz, so Goertzel has no leakage there.
@@ -73,7 +74,7 @@ struct RenderJobTests {
     func progressIsMonotonic() throws {
         let directory = try TemporaryDirectory()
         var fractions: [Double] = []
-        _ = try RenderJob(graphPath: EngineTestSupport.absolute("graphs/chord.json"),
+        _ = try RenderJob(graphPath: Repository.path("graphs/chord.json"),
                           outputPath: directory.file("chord.wav"), seconds: 0.1)
             .run(progress: { fractions.append($0) })
         #expect(fractions.last == 1)
@@ -84,7 +85,7 @@ struct RenderJobTests {
     func invalidGraphThrows() throws {
         let directory = try TemporaryDirectory()
         let output = directory.file("never.wav")
-        let job = RenderJob(graphPath: EngineTestSupport.absolute("Tests/Fixtures/graphs/invalid/unknown-port.json"),
+        let job = RenderJob(graphPath: Repository.path("Tests/Fixtures/graphs/invalid/unknown-port.json"),
                             outputPath: output, seconds: 0.1)
         let error = try #require(throws: EngineError.self) { try job.run(progress: { _ in }) }
         #expect(error.code == .invalidGraph)

@@ -2,6 +2,7 @@ import Engine
 import Foundation
 import SignalAnalysis
 import Testing
+import TestKit
 
 /// Session decisions heard in the mix: timelines rendered offline, levels measured on the stems.
 @Suite("Session scenarios rendered offline")

@@ -2,6 +2,7 @@ import Engine
 import Foundation
 import SignalAnalysis
 import Testing
+import TestKit
 
 /// graphs/studio.json with its timeline: Inter-App Audio's node lifecycle, MIDI and transport,
 /// rendered offline through the engine.
@@ -19,9 +20,9 @@ struct StudioScenarioTests {
     static let story: Story = {
         // One render shared by the tests: it is the same deterministic scenario each time.
         let directory = try! TemporaryDirectory()
-        var job = RenderJob(graphPath: EngineTestSupport.absolute("graphs/studio.json"),
+        var job = RenderJob(graphPath: Repository.path("graphs/studio.json"),
                             outputPath: directory.file("studio.wav"), seconds: 8)
-        job.timelinePath = EngineTestSupport.absolute("graphs/studio.timeline.json")
+        job.timelinePath = Repository.path("graphs/studio.timeline.json")
         job.stemsDirectory = directory.file("stems")
         let summary = try! job.run(progress: { _ in })
         var stems: [String: [Float]] = [:]

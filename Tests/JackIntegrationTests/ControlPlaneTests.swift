@@ -3,6 +3,7 @@ import ControlSocket
 import Foundation
 import SignalAnalysis
 import Testing
+import TestKit
 
 extension JackIntegration {
     /// The control socket of a running engine: every kind of request, live changes heard in the
@@ -22,7 +23,7 @@ extension JackIntegration {
                 // The socket's folder must be private (0700).
                 try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
                 socket = directory.appendingPathComponent("\(client).sock").path
-                engine = try EngineProcess(graph: graph.hasPrefix("/") ? graph : JackHarness.path(graph), client: client,
+                engine = try EngineProcess(graph: graph.hasPrefix("/") ? graph : Repository.path(graph), client: client,
                                            arguments: ["--socket", socket] + arguments)
             }
 
@@ -126,7 +127,7 @@ extension JackIntegration {
         func applyKeepsState() throws {
             let running = try Running(graph: "graphs/demo.json", client: "t-apply")
             defer { running.stop() }
-            var text = try String(contentsOfFile: JackHarness.path("graphs/demo.json"), encoding: .utf8)
+            var text = try String(contentsOfFile: Repository.path("graphs/demo.json"), encoding: .utf8)
             text = text.replacingOccurrences(of: "\"gain\": \"25%\"", with: "\"gain\": \"10%\"")
             let dry = try running.result("apply", ["text": .string(text), "file": "demo.json", "dryRun": true])
             #expect(dry["diff"]?["appsChanged"]?.arrayValue?.compactMap(\.stringValue) == ["noise-gain"])
@@ -160,7 +161,7 @@ extension JackIntegration {
             defer { running.stop() }
             func mixOut() throws -> [String] { try jackConnections()["t-rewire:mix.out"] ?? [] }
             #expect(try mixOut().sorted() == ["system:playback_1", "system:playback_2"])
-            let demo = try String(contentsOfFile: JackHarness.path("graphs/demo.json"), encoding: .utf8)
+            let demo = try String(contentsOfFile: Repository.path("graphs/demo.json"), encoding: .utf8)
             let moved = demo.replacingOccurrences(of: #"{ "from": "mix:out", "to": "@playback" }"#,
                                                   with: #"{ "from": "tone:out", "to": "system:playback_1" }"#)
             let applied = try running.result("apply", ["text": .string(moved), "file": "moved.json"])
@@ -178,7 +179,7 @@ extension JackIntegration {
             let directory = try JackHarness.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
-            var demo = try String(contentsOfFile: JackHarness.path("graphs/demo.json"), encoding: .utf8)
+            var demo = try String(contentsOfFile: Repository.path("graphs/demo.json"), encoding: .utf8)
             demo = demo.replacingOccurrences(of: #""client": "iaa","#, with: #""client": "iaa", "expose": ["tone-gain:in"],"#)
             let graphFile = directory.appendingPathComponent("exposed.json").path
             try demo.write(toFile: graphFile, atomically: true, encoding: .utf8)
@@ -249,7 +250,7 @@ extension JackIntegration {
             defer { try? FileManager.default.removeItem(at: keep) }
             let path = keep.appendingPathComponent("exported.json").path
             try file.write(toFile: path, atomically: true, encoding: .utf8)
-            let validated = try runCommand(JackHarness.debugBinary, ["validate", path])
+            let validated = try runCommand(Repository.debugBinary, ["validate", path])
             #expect(validated.status == 0, "\(validated.stderr)")
             #expect(file.contains("\"cutoff\":900"))
             let portsBefore = try jackPorts().filter { $0.hasPrefix("t-exp:") }.sorted()
@@ -283,7 +284,7 @@ extension JackIntegration {
             #expect(file.contains(#""pluginState":"#) && file.contains("file://\(tone)"), "\(file)")
             let exported = directory.appendingPathComponent("exported.json").path
             try file.write(toFile: exported, atomically: true, encoding: .utf8)
-            let validated = try runCommand(JackHarness.debugBinary, ["validate", exported])
+            let validated = try runCommand(Repository.debugBinary, ["validate", exported])
             #expect(validated.status == 0, "\(validated.stderr)")
         }
     }

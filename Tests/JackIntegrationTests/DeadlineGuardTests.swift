@@ -3,6 +3,7 @@ import ControlSocket
 import Foundation
 import SignalAnalysis
 import Testing
+import TestKit
 
 extension JackIntegration {
     /// jack2 never evicts a slow client, so the engine must: a node that keeps overrunning its
@@ -84,7 +85,7 @@ extension JackIntegration {
         static func prepare(in directory: URL) throws -> String {
             let sourceFile = directory.appendingPathComponent("slow.c").path
             try source.write(toFile: sourceFile, atomically: true, encoding: .utf8)
-            let build = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-I", JackHarness.path("Sources/IAAPluginABI/include"),
+            let build = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-I", Repository.path("Sources/IAAPluginABI/include"),
                                               "-o", directory.appendingPathComponent("libslow.so").path, sourceFile])
             guard build.status == 0 else { throw EngineProcessError(message: "cc failed: \(build.stderr)") }
             let graphFile = directory.appendingPathComponent("deadline.json").path

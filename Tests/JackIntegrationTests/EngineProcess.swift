@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 
 /// A running `iaa run` under test: started, waited for until its ports exist, stopped with SIGTERM.
 final class EngineProcess {
@@ -8,7 +9,7 @@ final class EngineProcess {
 
     /// Starts `iaa run GRAPH -n CLIENT` and returns once the engine says it is running (ports,
     /// metadata and connections are in place by then) and JACK lists its ports.
-    init(graph: String, client: String, binary: String = JackHarness.debugBinary,
+    init(graph: String, client: String, binary: String = Repository.debugBinary,
          environment: [String: String] = [:], arguments: [String] = []) throws {
         self.client = client
         stderrFile = FileManager.default.temporaryDirectory.appendingPathComponent("iaa-\(client)-\(UUID().uuidString).log")

@@ -2,6 +2,7 @@ import AudioFiles
 import Foundation
 import SignalAnalysis
 import Testing
+import TestKit
 
 extension JackIntegration {
     /// `iaa run` against the private JACK server of tools/test, checked with JACK's own tools.
@@ -9,7 +10,7 @@ extension JackIntegration {
     struct JackRunTests {
         @Test("every app port is registered as CLIENT:APP.PORT with the JACK type and metadata")
         func registersPorts() throws {
-            let engine = try EngineProcess(graph: JackHarness.path("graphs/demo.json"), client: "t-ports")
+            let engine = try EngineProcess(graph: Repository.path("graphs/demo.json"), client: "t-ports")
             defer { engine.stop() }
             let ours = try jackPorts().filter { $0.hasPrefix("t-ports:") }.sorted()
             #expect(ours == [
@@ -28,7 +29,7 @@ extension JackIntegration {
 
         @Test("the graph's external connections to @playback are made")
         func makesExternalConnections() throws {
-            let engine = try EngineProcess(graph: JackHarness.path("graphs/demo.json"), client: "t-conn")
+            let engine = try EngineProcess(graph: Repository.path("graphs/demo.json"), client: "t-conn")
             defer { engine.stop() }
             usleep(200_000)
             let connections = try jackConnections()
@@ -74,7 +75,7 @@ extension JackIntegration {
 
         @Test("SIGTERM stops the engine cleanly and leaves no port behind")
         func sigtermLeavesNoPort() throws {
-            let engine = try EngineProcess(graph: JackHarness.path("graphs/demo.json"), client: "t-term")
+            let engine = try EngineProcess(graph: Repository.path("graphs/demo.json"), client: "t-term")
             #expect(try jackPorts().contains("t-term:mix.out"))
             let status = engine.stop()
             #expect(status == 0, "exit status \(status); stderr:\n\(engine.stderr)")
@@ -84,9 +85,9 @@ extension JackIntegration {
 
         @Test("a second engine with the same client name is refused with exit code 2, never renamed")
         func exactClientName() throws {
-            let first = try EngineProcess(graph: JackHarness.path("graphs/demo.json"), client: "t-same")
+            let first = try EngineProcess(graph: Repository.path("graphs/demo.json"), client: "t-same")
             defer { first.stop() }
-            let second = try runCommand(JackHarness.debugBinary, ["run", JackHarness.path("graphs/demo.json"), "-n", "t-same"])
+            let second = try runCommand(Repository.debugBinary, ["run", Repository.path("graphs/demo.json"), "-n", "t-same"])
             #expect(second.status == 2)
             #expect(second.stderr.contains("already in use"))
             #expect(try jackPorts().filter { $0.hasPrefix("t-same-") }.isEmpty)
@@ -94,7 +95,7 @@ extension JackIntegration {
 
         @Test("an invalid graph is refused with exit code 1 before anything is registered")
         func invalidGraphRegistersNothing() throws {
-            let result = try runCommand(JackHarness.debugBinary, ["run", JackHarness.path("Tests/Fixtures/graphs/invalid/unknown-port.json"), "-n", "t-bad"])
+            let result = try runCommand(Repository.debugBinary, ["run", Repository.path("Tests/Fixtures/graphs/invalid/unknown-port.json"), "-n", "t-bad"])
             #expect(result.status == 1)
             #expect(result.stderr.contains("error[unknownPort]"))
             #expect(try jackPorts().filter { $0.hasPrefix("t-bad:") }.isEmpty)
@@ -108,9 +109,9 @@ extension JackIntegration {
 func recordWithOutsideTone(graph: String, client: String, inputs: [String], outputs: [String]) throws -> [[Float]] {
     let directory = try JackHarness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let source = try EngineProcess(graph: JackHarness.path("Tests/Fixtures/graphs/live/tone-source.json"), client: "\(client)-src")
+    let source = try EngineProcess(graph: Repository.path("Tests/Fixtures/graphs/live/tone-source.json"), client: "\(client)-src")
     defer { source.stop() }
-    let engine = try EngineProcess(graph: JackHarness.path(graph), client: client)
+    let engine = try EngineProcess(graph: Repository.path(graph), client: client)
     defer { engine.stop() }
     for input in inputs {
         let connect = try runCommand("jack_connect", ["\(client)-src:tone.out", "\(client):\(input)"])

@@ -2,6 +2,7 @@ import AudioFiles
 import Foundation
 import SignalAnalysis
 import Testing
+import TestKit
 
 extension JackIntegration {
     /// graphs/studio.json live: MIDI from a JACK program reaches the synth, JACK transport drives
@@ -35,7 +36,7 @@ extension JackIntegration {
 
         @Test("notes sent by jack_midiseq to CLIENT:synth.midi_in are heard at the synth's output")
         func midiFromJack() throws {
-            let engine = try EngineProcess(graph: JackHarness.path("graphs/studio.json"), client: "t-studio")
+            let engine = try EngineProcess(graph: Repository.path("graphs/studio.json"), client: "t-studio")
             defer { engine.stop() }
             #expect(try jackPorts(["-t", "t-studio:synth.midi_in"]).contains { $0.contains("midi") })
             // A 0.5 s loop: A4 (note 69) held for its first quarter second.
@@ -63,7 +64,7 @@ extension JackIntegration {
 
         @Test("jack_transport play and stop start and stop the step sequencer that follows the host transport")
         func transportDrivesSequencer() throws {
-            let engine = try EngineProcess(graph: JackHarness.path("graphs/studio.json"), client: "t-tempo")
+            let engine = try EngineProcess(graph: Repository.path("graphs/studio.json"), client: "t-tempo")
             defer { engine.stop() }
             try transport("stop")
             #expect(SignalAnalysis.isExactlySilent(try record(["t-tempo:seq.out"])[0].dropFirst(4_800)))
@@ -77,10 +78,10 @@ extension JackIntegration {
         func pluginHostedLive() throws {
             let directory = try JackHarness.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let build = try runCommand("/bin/sh", [JackHarness.path("Examples/Plugins/tremolo-c/build.sh"), directory.path])
+            let build = try runCommand("/bin/sh", [Repository.path("Examples/Plugins/tremolo-c/build.sh"), directory.path])
             #expect(build.status == 0, "build failed: \(build.stderr)")
             let graph = directory.appendingPathComponent("graph.json")
-            try FileManager.default.copyItem(atPath: JackHarness.path("Examples/Plugins/tremolo-c/graph.json"), toPath: graph.path)
+            try FileManager.default.copyItem(atPath: Repository.path("Examples/Plugins/tremolo-c/graph.json"), toPath: graph.path)
             let engine = try EngineProcess(graph: graph.path, client: "t-plug")
             defer { engine.stop() }
             let ports = try jackPorts().filter { $0.hasPrefix("t-plug:tremolo.") }

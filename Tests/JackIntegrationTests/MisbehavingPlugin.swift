@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 
 /// A C plugin that misbehaves on request, for the isolation tests: an effect that halves its
 /// input until its `mode` parameter says 1 segfault, 2 abort, 3 loop forever, 4 write NaN, or
@@ -77,7 +78,7 @@ IAA_PLUGIN_EXPORT const iaa_plugin_list *iaa_plugin_entry(void) { return &list; 
     static func build(in directory: URL) throws {
         let file = directory.appendingPathComponent("bad.c").path
         try source.write(toFile: file, atomically: true, encoding: .utf8)
-        let build = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-I", JackHarness.path("Sources/IAAPluginABI/include"),
+        let build = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-I", Repository.path("Sources/IAAPluginABI/include"),
                                           "-o", directory.appendingPathComponent("libbad.so").path, file, "-lm"])
         guard build.status == 0 else { throw EngineProcessError(message: "cc failed: \(build.stderr)") }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 extension JackIntegration {
     /// iaa under New Session Manager: started by name with NSM_URL set, it announces itself, runs
@@ -16,12 +17,12 @@ extension JackIntegration {
             let instance = folder.appendingPathComponent("iaa.nTEST")
             try FileManager.default.createDirectory(at: instance, withIntermediateDirectories: true)
             // The session's graph: the demo, with no client name of its own (the server names it).
-            let demo = try String(contentsOfFile: JackHarness.path("graphs/demo.json"), encoding: .utf8)
+            let demo = try String(contentsOfFile: Repository.path("graphs/demo.json"), encoding: .utf8)
                 .replacingOccurrences(of: #""client": "iaa","#, with: "")
             try demo.write(to: instance.appendingPathComponent("graph.json"), atomically: true, encoding: .utf8)
 
-            let result = try runCommand("/usr/bin/python3", [JackHarness.path("Tests/Fixtures/nsm/session_server.py"),
-                                                            JackHarness.debugBinary, folder.path, "nTEST"])
+            let result = try runCommand("/usr/bin/python3", [Repository.path("Tests/Fixtures/nsm/session_server.py"),
+                                                            Repository.debugBinary, folder.path, "nTEST"])
             let log = (try? String(contentsOf: folder.appendingPathComponent("iaa.log"), encoding: .utf8)) ?? ""
             #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)\niaa said:\n\(log)")
             #expect(result.stdout.contains("announce /nsm/server/announce iaa"), "\(result.stdout)")

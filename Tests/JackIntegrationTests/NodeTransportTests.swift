@@ -3,6 +3,7 @@ import ControlSocket
 import Foundation
 import SignalAnalysis
 import Testing
+import TestKit
 
 extension JackIntegration {
     /// An Inter-App Audio node drives its host's transport: a C plugin asks to play and to
@@ -69,7 +70,7 @@ extension JackIntegration {
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
             let sourceFile = directory.appendingPathComponent("remote.c").path
             try Self.source.write(toFile: sourceFile, atomically: true, encoding: .utf8)
-            let build = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-I", JackHarness.path("Sources/IAAPluginABI/include"),
+            let build = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-I", Repository.path("Sources/IAAPluginABI/include"),
                                               "-o", directory.appendingPathComponent("libremote.so").path, sourceFile])
             try #require(build.status == 0, "cc failed: \(build.stderr)")
             let graph = directory.appendingPathComponent("remote.json").path

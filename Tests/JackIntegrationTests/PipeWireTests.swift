@@ -3,6 +3,7 @@ import ControlSocket
 import Foundation
 import SignalAnalysis
 import Testing
+import TestKit
 
 extension JackIntegration {
     /// iaa under PipeWire's JACK (`pw-jack`), as most desktops run it now: a private, headless
@@ -50,7 +51,7 @@ extension JackIntegration {
                     "PipeWire did not create its socket")
             let socket = runtime.appendingPathComponent("engine.sock").path
             // pw-jack execs the program, so the process is the engine itself.
-            let engine = try start(["/usr/bin/pw-jack", JackHarness.debugBinary, "run", JackHarness.path("graphs/demo.json"),
+            let engine = try start(["/usr/bin/pw-jack", Repository.debugBinary, "run", Repository.path("graphs/demo.json"),
                                     "-n", "t-pw", "--socket", socket], log: "engine.log")
             defer { stop(engine) }
             let engineLog = { (try? String(contentsOf: runtime.appendingPathComponent("engine.log"), encoding: .utf8)) ?? "" }

@@ -2,6 +2,7 @@ import AudioFiles
 import ControlSocket
 import Foundation
 import Testing
+import TestKit
 
 extension JackIntegration {
     /// A plugin library rebuilt in place while the engine runs: `iaa reload`, `apply` of the same
@@ -67,7 +68,7 @@ extension JackIntegration {
         /// Compiles the plugin in place (the linker writes a new file at the same path).
         func build(in folder: URL, level: Double, levelMaximum: Double = 1) throws {
             let result = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-DLEVEL=\(level)f", "-DLEVEL_MAX=\(levelMaximum)f",
-                                               "-I", JackHarness.path("Sources/IAAPluginABI/include"),
+                                               "-I", Repository.path("Sources/IAAPluginABI/include"),
                                                "-o", folder.appendingPathComponent("liblevel.so").path,
                                                folder.appendingPathComponent("level.c").path])
             try #require(result.status == 0, "cc failed:\n\(result.stderr)")
@@ -94,7 +95,7 @@ extension JackIntegration {
         }
 
         func iaa(_ arguments: [String], _ running: Running) throws -> CommandResult {
-            try runCommand(JackHarness.debugBinary, arguments + ["--socket", running.socket])
+            try runCommand(Repository.debugBinary, arguments + ["--socket", running.socket])
         }
 
         /// The private copies the engine loads are unlinked once mapped: none may stay behind.

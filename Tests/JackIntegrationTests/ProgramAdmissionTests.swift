@@ -2,6 +2,7 @@ import ControlSocket
 import Foundation
 import SignalAnalysis
 import Testing
+import TestKit
 
 extension JackIntegration {
     /// Programs the graph does not name (docs/programs.md, `programs.admit`), with real

@@ -3,6 +3,7 @@ import ControlSocket
 import Foundation
 import SignalAnalysis
 import Testing
+import TestKit
 
 extension JackIntegration {
     /// Program apps with real processes (docs/programs.md): `jack_simple_client` as the music
@@ -58,9 +59,9 @@ extension JackIntegration {
         /// Builds the nav-prompt example against the library `tools/test` built, into `folder`.
         func buildNavPrompt(in folder: URL) throws -> String {
             let binary = folder.appendingPathComponent("nav-prompt").path
-            let library = JackHarness.path(".build/debug")
-            let result = try runCommand("cc", ["-O2", "-o", binary, JackHarness.path("Examples/Programs/nav-prompt.c"),
-                                               "-I", JackHarness.path("Sources/CIAASession/include"), "-L", library,
+            let library = Repository.path(".build/debug")
+            let result = try runCommand("cc", ["-O2", "-o", binary, Repository.path("Examples/Programs/nav-prompt.c"),
+                                               "-I", Repository.path("Sources/CIAASession/include"), "-L", library,
                                                "-Wl,-rpath," + library, "-liaa-session", "-ljack", "-lsndfile"])
             #expect(result.status == 0, "cc: \(result.stderr)")
             return binary

@@ -2,6 +2,7 @@ import ControlSocket
 import Foundation
 import IAASession
 import Testing
+import TestKit
 
 extension JackIntegration.ProgramAppTests {
     /// What a ProgramSession's callbacks delivered, for the test to read.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 extension JackIntegration {
     /// Proves the audio thread's rule: no heap allocation and no retain while a graph plays.
@@ -13,7 +14,7 @@ extension JackIntegration {
             let directory = try JackHarness.temporaryDirectory()
             let library = directory.appendingPathComponent("librtcounter.so").path
             let build = try runCommand("/usr/bin/cc", ["-O2", "-shared", "-fPIC", "-o", library,
-                                                       JackHarness.path("tools/rt-counter.c"), "-ldl"])
+                                                       Repository.path("tools/rt-counter.c"), "-ldl"])
             guard build.status == 0 else { throw EngineProcessError(message: "cc failed: \(build.stderr)") }
             return library
         }
@@ -29,7 +30,7 @@ extension JackIntegration {
         func playAndCount(binary: String, client: String, graph: String = "graphs/demo.json",
                           connect input: String = "tone-gain.in", arguments: [String] = []) throws -> (mallocs: Int, retains: Int, cycles: Int) {
             let library = try Self.buildCounter()
-            let engine = try EngineProcess(graph: JackHarness.path(graph), client: client, binary: binary,
+            let engine = try EngineProcess(graph: Repository.path(graph), client: client, binary: binary,
                                            environment: ["IAA_RT_PROBE": "1", "LD_PRELOAD": library], arguments: arguments)
             // Something connected at both ends, so the cycle fetches JACK buffers too.
             _ = try runCommand("jack_connect", ["system:capture_1", "\(client):\(input)"])
@@ -44,7 +45,7 @@ extension JackIntegration {
                           // A program app's end, fed from outside as a program feeds it.
                           ("graphs/programs.json", "music.play_1")])
         func releaseBuildIsClean(graph: String, input: String) throws {
-            let counts = try playAndCount(binary: JackHarness.releaseBinary, client: "t-rt", graph: graph, connect: input)
+            let counts = try playAndCount(binary: Repository.releaseBinary, client: "t-rt", graph: graph, connect: input)
             #expect(counts.cycles > 100, "only \(counts.cycles) cycles ran")
             #expect(counts.mallocs == 0)
             #expect(counts.retains == 0)
@@ -53,7 +54,7 @@ extension JackIntegration {
         @Test("isolated apps too: handing each cycle to child processes makes no allocation and no retain (release build)",
               arguments: [("graphs/demo.json", "tone-gain.in"), ("graphs/effects.json", "lowpass.input")])
         func isolatedAppsAreClean(graph: String, input: String) throws {
-            let counts = try playAndCount(binary: JackHarness.releaseBinary, client: "t-rt-isolated", graph: graph, connect: input,
+            let counts = try playAndCount(binary: Repository.releaseBinary, client: "t-rt-isolated", graph: graph, connect: input,
                                           arguments: ["--isolation", "process"])
             #expect(counts.cycles > 100, "only \(counts.cycles) cycles ran")
             #expect(counts.mallocs == 0)
@@ -62,7 +63,7 @@ extension JackIntegration {
 
         @Test("the counter does count on the audio thread (a debug build retains there)")
         func counterSeesDebugRetains() throws {
-            let counts = try playAndCount(binary: JackHarness.debugBinary, client: "t-rt-debug")
+            let counts = try playAndCount(binary: Repository.debugBinary, client: "t-rt-debug")
             #expect(counts.cycles > 100)
             #expect(counts.retains > 0, "the probe saw nothing; it would not catch a real retain either")
         }
@@ -73,11 +74,11 @@ extension JackIntegration {
             let library = try Self.buildCounter()
             let directory = try JackHarness.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            var arguments = ["render", JackHarness.path("graphs/\(name).json"), "-o", directory.appendingPathComponent("x.wav").path, "-d", "2"]
-            if FileManager.default.fileExists(atPath: JackHarness.path("graphs/\(name).timeline.json")) {
-                arguments += ["--timeline", JackHarness.path("graphs/\(name).timeline.json")]
+            var arguments = ["render", Repository.path("graphs/\(name).json"), "-o", directory.appendingPathComponent("x.wav").path, "-d", "2"]
+            if FileManager.default.fileExists(atPath: Repository.path("graphs/\(name).timeline.json")) {
+                arguments += ["--timeline", Repository.path("graphs/\(name).timeline.json")]
             }
-            let result = try runCommand(JackHarness.releaseBinary, arguments,
+            let result = try runCommand(Repository.releaseBinary, arguments,
                                         environment: ["IAA_RT_PROBE": "1", "LD_PRELOAD": library])
             #expect(result.status == 0, "\(result.stderr)")
             let counts = try #require(Self.parseProbe(result.stderr), "no rt-probe line in:\n\(result.stderr)")

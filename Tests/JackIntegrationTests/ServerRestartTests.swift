@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 extension JackIntegration {
     /// jackd killed with SIGKILL and restarted: the engine comes back with the same ports and
@@ -47,7 +48,7 @@ extension JackIntegration {
             let server = Server()
             try server.start()
             defer { server.stop() }
-            let engine = try EngineProcess(graph: JackHarness.path("graphs/demo.json"), client: "t-restart",
+            let engine = try EngineProcess(graph: Repository.path("graphs/demo.json"), client: "t-restart",
                                            environment: ["JACK_DEFAULT_SERVER": server.name])
             defer { engine.stop() }
             #expect(try runCommand("jack_connect", ["-s", server.name, "system:capture_1", "t-restart:tone-gain.in"]).status == 0)
@@ -82,7 +83,7 @@ extension JackIntegration {
             let server = Server()
             try server.start()
             defer { server.stop() }
-            let engine = try EngineProcess(graph: JackHarness.path("graphs/headunit.json"), client: "t-media",
+            let engine = try EngineProcess(graph: Repository.path("graphs/headunit.json"), client: "t-media",
                                            environment: ["JACK_DEFAULT_SERVER": server.name])
             defer { engine.stop() }
             // music and game are active output sessions in the head unit.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 extension JackIntegration {
     /// With no JACK server running and none named, `iaa run` starts one on the dummy driver.
@@ -15,8 +16,8 @@ extension JackIntegration {
               .enabled(if: defaultServerIsDown, "a default JACK server is already running here"))
         func startsDummyServer() throws {
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: JackHarness.debugBinary)
-            process.arguments = ["run", JackHarness.path("graphs/demo.json"), "-n", "t-auto"]
+            process.executableURL = URL(fileURLWithPath: Repository.debugBinary)
+            process.arguments = ["run", Repository.path("graphs/demo.json"), "-n", "t-auto"]
             let state = try JackHarness.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: state) }
             var environment = ProcessInfo.processInfo.environment

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 extension JackIntegration {
     /// Two minutes of graph swaps, ducking, interruptions and resumptions every 250 ms, through
@@ -15,8 +16,8 @@ extension JackIntegration {
 
         @Test("tools/soak 2: 0 xruns caused by iaa, every command succeeds, resident memory grows < 2 MB")
         func twoMinutes() throws {
-            let result = try runCommand(JackHarness.path("tools/soak"), ["2", "-s", JackHarness.server ?? ""],
-                                        environment: ["IAA_BIN": JackHarness.releaseBinary])
+            let result = try runCommand(Repository.path("tools/soak"), ["2", "-s", JackHarness.server ?? ""],
+                                        environment: ["IAA_BIN": Repository.releaseBinary])
             let report = result.stdout
             print(report) // the figures, in the CI log
             #expect(result.status == 0, "tools/soak failed:\n\(report)\n\(result.stderr)")

@@ -1,6 +1,7 @@
 import ControlSocket
 import Foundation
 import Testing
+import TestKit
 
 extension JackIntegration {
     /// contrib/systemd/iaa@.service runs what it says: its ExecStart, with the specifiers systemd
@@ -11,7 +12,7 @@ extension JackIntegration {
     struct SystemdUnitTests {
         @Test("iaa@demo's ExecStart runs ~/.config/iaa/demo.json with the user's configuration and stops cleanly on SIGTERM")
         func unitRunsTheGraph() throws {
-            let unit = try String(contentsOfFile: JackHarness.path("contrib/systemd/iaa@.service"), encoding: .utf8)
+            let unit = try String(contentsOfFile: Repository.path("contrib/systemd/iaa@.service"), encoding: .utf8)
             let lines = unit.split(separator: "\n").map(String.init)
             let execStart = try #require(lines.first { $0.hasPrefix("ExecStart=") }).dropFirst("ExecStart=".count)
             let home = try JackHarness.temporaryDirectory()
@@ -20,9 +21,9 @@ extension JackIntegration {
             try FileManager.default.createDirectory(at: home.appendingPathComponent(".local/bin"), withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: config.appendingPathComponent("iaa"), withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: home.appendingPathComponent(".local/bin/iaa").path,
-                                                       withDestinationPath: JackHarness.debugBinary)
+                                                       withDestinationPath: Repository.debugBinary)
             // demo.json without its jack.client, so that the configuration file names the client.
-            let demo = try String(contentsOfFile: JackHarness.path("graphs/demo.json"), encoding: .utf8)
+            let demo = try String(contentsOfFile: Repository.path("graphs/demo.json"), encoding: .utf8)
                 .replacingOccurrences(of: #""client": "iaa","#, with: "")
             try demo.write(to: config.appendingPathComponent("iaa/demo.json"), atomically: true, encoding: .utf8)
             // The user's configuration file names the client (demo.json names none) and asks for

@@ -1,4 +1,5 @@
 import AudioGraph
+import GraphFormat
 import Nodes
 import OfflineBackend
 import Testing

@@ -2,14 +2,15 @@ import Foundation
 import PluginHost
 import SignalAnalysis
 import Testing
+import TestKit
 
 /// The examples in Examples/Plugins: each builds, loads by path from its graph, and does its DSP.
 @Suite("Example plugins")
 struct ExamplePluginTests {
     /// The C tremolo, built with cc as its build.sh does.
     static let tremolo = Result { () throws -> String in
-        let directory = try PluginTestSupport.temporaryDirectory("tremolo")
-        let result = try PluginTestSupport.run(PluginTestSupport.root + "/Examples/Plugins/tremolo-c/build.sh", [directory])
+        let directory = try makeTemporaryDirectory("plugin-tests-tremolo")
+        let result = try runCommand(Repository.root + "/Examples/Plugins/tremolo-c/build.sh", [directory])
         try #require(result.status == 0, "build.sh failed:\n\(result.output)")
         return directory + "/libtremolo.so"
     }
@@ -61,18 +62,18 @@ struct ExamplePluginTests {
           .enabled(if: ProcessInfo.processInfo.environment["IAA_RELEASE_BIN"] != nil, "needs IAA_RELEASE_BIN (tools/test sets it)"))
     func realtimeSafe() throws {
         let binary = try #require(ProcessInfo.processInfo.environment["IAA_RELEASE_BIN"])
-        let directory = try PluginTestSupport.temporaryDirectory("rt")
+        let directory = try makeTemporaryDirectory("plugin-tests-rt")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let counter = directory + "/librtcounter.so"
-        let build = try PluginTestSupport.run("cc", ["-O2", "-shared", "-fPIC", "-o", counter,
-                                                     PluginTestSupport.root + "/tools/rt-counter.c", "-ldl"])
+        let build = try runCommand("cc", ["-O2", "-shared", "-fPIC", "-o", counter,
+                                                     Repository.root + "/tools/rt-counter.c", "-ldl"])
         try #require(build.status == 0, "cc failed: \(build.output)")
         let examples = [("tremolo-c", try Self.tremolo.get(), "tremolo:out"),
                         ("ringmod-swift", try PluginTestSupport.ringModulator.get(), "ringmod:out"),
                         ("generator-swift", try PluginTestSupport.generator.get(), "sine:out")]
         for (example, library, port) in examples {
             let graph = try PluginTestSupport.stage(example: example, library: library)
-            let result = try PluginTestSupport.run(binary, ["render", graph, "-o", directory + "/\(example).wav", "-d", "2s", "--port", port],
+            let result = try runCommand(binary, ["render", graph, "-o", directory + "/\(example).wav", "-d", "2s", "--port", port],
                                                    environment: ["IAA_RT_PROBE": "1", "LD_PRELOAD": counter])
             #expect(result.status == 0, "\(example): \(result.output)")
             #expect(result.output.contains("rt-probe: 0 mallocs, 0 retains"), "\(example): \(result.output)")

@@ -1,9 +1,11 @@
 import AudioGraph
+import GraphFormat
 import Foundation
 import NodeKit
 import PluginHost
 import SignalAnalysis
 import Testing
+import TestKit
 
 /// Installed LV2 and LADSPA plugins (Debian's ladspa-sdk, swh-plugins, swh-lv2, mda-lv2,
 /// which tools/test installs), rendered offline and measured against what each one documents.
@@ -130,18 +132,18 @@ struct FormatPluginTests {
 
     @Test("iaa plugins lists installed LV2 and LADSPA plugins (--json too) and shows one in full")
     func listing() throws {
-        let lv2 = try PluginTestSupport.run(PluginTestSupport.binary, ["plugins", "--lv2"])
+        let lv2 = try runCommand(Repository.debugBinary, ["plugins", "--lv2"])
         #expect(lv2.status == 0)
         #expect(lv2.output.contains("lv2:http://drobilla.net/plugins/mda/Piano") && lv2.output.contains("(Instrument Plugin)"), "\(lv2.output)")
-        let ladspa = try PluginTestSupport.run(PluginTestSupport.binary, ["plugins", "--ladspa", "--json"])
+        let ladspa = try runCommand(Repository.debugBinary, ["plugins", "--ladspa", "--json"])
         let document = try JSONSerialization.jsonObject(with: Data(ladspa.output.utf8)) as? [String: [[String: String]]]
         let plugins = try #require(document?["plugins"])
         #expect(plugins.contains { $0["plugin"] == "ladspa:delay/delay_5s" && $0["name"] == "Simple Delay Line" })
-        let shown = try PluginTestSupport.run(PluginTestSupport.binary, ["plugins", "lv2:http://plugin.org.uk/swh-plugins/amp"])
+        let shown = try runCommand(Repository.debugBinary, ["plugins", "lv2:http://plugin.org.uk/swh-plugins/amp"])
         #expect(shown.status == 0)
         #expect(shown.output.contains("ports: input (audio in), output (audio out)"), "\(shown.output)")
         #expect(shown.output.contains("param gain: -70…70 decibels, default 0"), "\(shown.output)")
-        let misspelt = try PluginTestSupport.run(PluginTestSupport.binary, ["plugins", "ladspa:lpff"])
+        let misspelt = try runCommand(Repository.debugBinary, ["plugins", "ladspa:lpff"])
         #expect(misspelt.status == 1)
         #expect(misspelt.output.contains("hint: did you mean \"ladspa:lpf\"?"), "\(misspelt.output)")
     }
@@ -149,7 +151,7 @@ struct FormatPluginTests {
     @Test("an LV2 plugin that requires a feature iaa lacks is refused, naming the feature")
     func missingFeature() throws {
         // Built here: a plugin bundle whose manifest requires a feature no host provides.
-        let directory = try PluginTestSupport.temporaryDirectory("lv2-feature")
+        let directory = try makeTemporaryDirectory("plugin-tests-lv2-feature")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let bundle = directory + "/needy.lv2"
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
@@ -159,7 +161,7 @@ struct FormatPluginTests {
                 lv2:requiredFeature <urn:iaa:test:no-such-feature> ;
                 lv2:port [ a lv2:AudioPort , lv2:OutputPort ; lv2:index 0 ; lv2:symbol "out" ; lv2:name "Out" ] .
             """.write(toFile: bundle + "/manifest.ttl", atomically: true, encoding: .utf8)
-        let result = try PluginTestSupport.run(PluginTestSupport.binary, ["plugins", "lv2:urn:iaa:test:needy"],
+        let result = try runCommand(Repository.debugBinary, ["plugins", "lv2:urn:iaa:test:needy"],
                                                environment: ["LV2_PATH": directory])
         #expect(result.status == 1)
         #expect(result.output.contains("error[invalidDescriptor]: LV2 plugin <urn:iaa:test:needy> requires the feature <urn:iaa:test:no-such-feature>, which iaa does not provide"), "\(result.output)")

@@ -1,10 +1,12 @@
 import LocatedJSON
 import AudioGraph
+import GraphFormat
 import Foundation
 import NodeKit
 import PluginHost
 import SignalAnalysis
 import Testing
+import TestKit
 
 /// What an LV2 plugin keeps beyond its parameters (the LV2 state extension) and what it reports
 /// (control outputs), with plugins Debian installs: lv2-examples' sampler and swh's latency.
@@ -15,7 +17,7 @@ struct FormatStateTests {
     /// A one-second 1 kHz sine at 48 kHz, made by sox as a user would make a sample.
     static func sineFile(in directory: String) throws -> String {
         let path = directory + "/tone.wav"
-        let made = try PluginTestSupport.run("sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", path, "synth", "1", "sine", "1000"])
+        let made = try runCommand("sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", path, "synth", "1", "sine", "1000"])
         try #require(made.status == 0, "sox: \(made.output)")
         return path
     }
@@ -48,7 +50,7 @@ struct FormatStateTests {
 
     @Test("a saved state restores into a new instance: the sampler plays the sample the state names")
     func restoredState() throws {
-        let directory = try PluginTestSupport.temporaryDirectory("lv2-state")
+        let directory = try makeTemporaryDirectory("plugin-tests-lv2-state")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let tone = try Self.sineFile(in: directory)
         // What `iaa dump --graph` writes, with the sample changed as a user edits a saved session.

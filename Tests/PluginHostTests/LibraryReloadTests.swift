@@ -1,8 +1,10 @@
 import AudioGraph
+import GraphFormat
 import Foundation
 import NodeKit
 import PluginHost
 import Testing
+import TestKit
 
 /// Telling a rebuilt plugin library from the loaded one, and loading its new code next to the old.
 @Suite("Rebuilt plugin libraries")
@@ -22,7 +24,7 @@ struct LibraryReloadTests {
 
     @Test("an unchanged library loads once; a rebuilt one at the same path loads its new code")
     func identity() throws {
-        let directory = try PluginTestSupport.temporaryDirectory("reload")
+        let directory = try makeTemporaryDirectory("plugin-tests-reload")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = try build(defaultGain: "1.0f", in: directory)
         let first = try PluginLibrary.load(path: path)
@@ -42,7 +44,7 @@ struct LibraryReloadTests {
 
     @Test("the same build keeps the running node; a rebuild replaces it")
     func nodeInstances() throws {
-        let directory = try PluginTestSupport.temporaryDirectory("reload")
+        let directory = try makeTemporaryDirectory("plugin-tests-reload")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         _ = try build(defaultGain: "1.0f", in: directory)
         let file = directory + "/graph.json"

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestKit
 
 /// `iaa plugins` and `iaa plugin new`, run through the built binary.
 @Suite("iaa plugins and iaa plugin new", .serialized)
 struct PluginCommandTests {
     func requireBinary() throws -> String {
-        let binary = PluginTestSupport.binary
+        let binary = Repository.debugBinary
         try #require(FileManager.default.isExecutableFile(atPath: binary),
                      "no iaa binary at \(binary): run `swift build` first, or set IAA_BIN")
         return binary
@@ -14,7 +15,7 @@ struct PluginCommandTests {
     @Test("iaa plugins --json lists built-in types and a plugin's ports, parameters and component")
     func listsPlugins() throws {
         let library = try ExamplePluginTests.tremolo.get()
-        let result = try PluginTestSupport.run(try requireBinary(), ["plugins", "--json", library])
+        let result = try runCommand(try requireBinary(), ["plugins", "--json", library])
         #expect(result.status == 0, "\(result.output)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         let nodes = try #require(document["nodes"] as? [[String: Any]])
@@ -34,10 +35,10 @@ struct PluginCommandTests {
         let directory = try PluginEntitlementTests.build(PluginEntitlementTests.microphonePlugin, name: "libmic.so")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let library = directory + "/libmic.so"
-        let text = try PluginTestSupport.run(binary, ["plugins", library])
+        let text = try runCommand(binary, ["plugins", library])
         #expect(text.status == 0, "\(text.output)")
         #expect(text.output.contains("    requests entitlements: microphone (the graph must grant them)"), "\(text.output)")
-        let json = try PluginTestSupport.run(binary, ["plugins", "--json", library])
+        let json = try runCommand(binary, ["plugins", "--json", library])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         let nodes = try #require(document["nodes"] as? [[String: Any]])
         #expect(nodes.first { $0["id"] as? String == library }?["requestedEntitlements"] as? [String] == ["microphone"])
@@ -46,7 +47,7 @@ struct PluginCommandTests {
 
     @Test("iaa plugins reports a library that does not load and exits 1")
     func reportsBrokenLibrary() throws {
-        let result = try PluginTestSupport.run(try requireBinary(), ["plugins", "/nonexistent/libnone.so"])
+        let result = try runCommand(try requireBinary(), ["plugins", "/nonexistent/libnone.so"])
         #expect(result.status == 1)
         #expect(result.output.contains("error[pluginNotFound]: /nonexistent/libnone.so does not exist"), "\(result.output)")
     }
@@ -54,13 +55,13 @@ struct PluginCommandTests {
     @Test("a scaffolded plugin builds and passes its own test script", arguments: ["c", "swift"])
     func scaffold(_ language: String) throws {
         let binary = try requireBinary()
-        let directory = try PluginTestSupport.temporaryDirectory("scaffold")
+        let directory = try makeTemporaryDirectory("plugin-tests-scaffold")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let created = try PluginTestSupport.run(binary, ["plugin", "new", "my-fx", "--lang", language, "--output", directory])
+        let created = try runCommand(binary, ["plugin", "new", "my-fx", "--lang", language, "--output", directory])
         #expect(created.status == 0, "\(created.output)")
         #expect(created.output.contains("./test.sh"))
         let test = try PluginTestSupport.swiftBuildLock.withLock { _ in
-            try PluginTestSupport.run(directory + "/my-fx/test.sh", [], environment: ["IAA_BIN": binary])
+            try runCommand(directory + "/my-fx/test.sh", [], environment: ["IAA_BIN": binary])
         }
         #expect(test.status == 0, "\(test.output)")
         #expect(test.output.contains("RMS 0.17678, expected 0.17678: ok"), "\(test.output)")

@@ -1,9 +1,11 @@
 import AudioGraph
+import GraphFormat
 import Foundation
 import IAAPluginABI
 import NodeKit
 import PluginHost
 import Testing
+import TestKit
 
 /// Plugins request entitlements (ABI 2); a graph grants them. Real libraries built with cc.
 @Suite("Plugin entitlements")
@@ -23,7 +25,7 @@ struct PluginEntitlementTests {
 
     /// A folder holding `source` built as `name`; the caller removes it.
     static func build(_ source: TestPluginSource, name: String) throws -> String {
-        let directory = try PluginTestSupport.temporaryDirectory("entitlements")
+        let directory = try makeTemporaryDirectory("plugin-tests-entitlements")
         _ = try PluginTestSupport.compileC(source.text, name: name, in: directory)
         return directory
     }

@@ -1,8 +1,10 @@
 import AudioGraph
+import GraphFormat
 import Foundation
 import NodeKit
 import PluginHost
 import Testing
+import TestKit
 
 /// Plugins inside graphs: located errors, no half-changed state, and what crosses the C ABI.
 @Suite("Plugins in graphs")
@@ -20,7 +22,7 @@ struct PluginGraphTests {
 
     @Test("a rejected plugin fails the graph load with the error located at the app's plugin field")
     func locatedError() throws {
-        let directory = try PluginTestSupport.temporaryDirectory("graph")
+        let directory = try makeTemporaryDirectory("plugin-tests-graph")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var source = TestPluginSource()
         source.abiVersion = "99u"
@@ -35,7 +37,7 @@ struct PluginGraphTests {
 
     @Test("a plugin whose create fails leaves the running graph's nodes as they were")
     func noHalfState() throws {
-        let directory = try PluginTestSupport.temporaryDirectory("graph")
+        let directory = try makeTemporaryDirectory("plugin-tests-graph")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         _ = try PluginTestSupport.compileC(TestPluginSource().text, name: "libgood.so", in: directory)
         var failing = TestPluginSource()
@@ -53,7 +55,7 @@ struct PluginGraphTests {
 
     @Test("smoothed parameters, set_parameter and sample-accurate MIDI reach a C plugin")
     func contextCrossesTheABI() throws {
-        let directory = try PluginTestSupport.temporaryDirectory("graph")
+        let directory = try makeTemporaryDirectory("plugin-tests-graph")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         _ = try PluginTestSupport.compileC(TestPluginSource().text, name: "libprobe.so", in: directory)
         let file = directory + "/graph.json"

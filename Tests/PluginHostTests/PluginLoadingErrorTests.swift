@@ -3,13 +3,14 @@ import Foundation
 import NodeKit
 import PluginHost
 import Testing
+import TestKit
 
 /// Every way a plugin can fail to load, each produced by a real library built here with cc.
 @Suite("Plugin loading errors")
 struct PluginLoadingErrorTests {
     /// Builds `source` as `name` and resolves it by path from its folder.
     func load(_ source: TestPluginSource, name: String = "libprobe.so") throws -> Result<NodeType, PluginLoadError> {
-        let directory = try PluginTestSupport.temporaryDirectory("errors")
+        let directory = try makeTemporaryDirectory("plugin-tests-errors")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         _ = try PluginTestSupport.compileC(source.text, name: name, in: directory)
         return PluginResolver(searchPath: []).resolve("./" + name, graphDirectory: directory)
@@ -50,7 +51,7 @@ struct PluginLoadingErrorTests {
 
     @Test("a file that is no shared library is notAPlugin, with dlerror's text")
     func notALibrary() throws {
-        let directory = try PluginTestSupport.temporaryDirectory("errors")
+        let directory = try makeTemporaryDirectory("plugin-tests-errors")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try "not a library".write(toFile: directory + "/libtext.so", atomically: true, encoding: .utf8)
         let error = try error(PluginResolver(searchPath: []).resolve("libtext.so", graphDirectory: directory))
@@ -137,7 +138,7 @@ struct PluginLoadingErrorTests {
 
     @Test("a bare name is found on the search path as lib<name>.so")
     func foundOnSearchPath() throws {
-        let directory = try PluginTestSupport.temporaryDirectory("search")
+        let directory = try makeTemporaryDirectory("plugin-tests-search")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         _ = try PluginTestSupport.compileC(TestPluginSource().text, name: "libprobe.so", in: directory)
         let type = try PluginResolver(searchPath: ["/nonexistent", directory]).resolve("probe", graphDirectory: ".").get()

@@ -1,67 +1,23 @@
 import AudioGraph
+import GraphFormat
 import Foundation
 import Nodes
 import OfflineBackend
 import PluginHost
 import Synchronization
 import Testing
+import TestKit
 
-/// What one command did.
-struct CommandResult {
-    let status: Int32
-    let output: String
-}
-
-/// Paths, commands and builds the plugin tests share.
+/// Plugin builds and registries the plugin tests share (paths, folders, commands: TestKit).
 enum PluginTestSupport {
-    /// The package root, found from this file's path.
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-
-    static var includeDirectory: String { root + "/Sources/IAAPluginABI/include" }
-
-    /// The `iaa` binary the CLI tests run: `$IAA_BIN`, else the package's debug build.
-    static var binary: String {
-        ProcessInfo.processInfo.environment["IAA_BIN"] ?? root + "/.build/debug/iaa"
-    }
-
-    /// A new empty folder, removed when the test process ends only if the test removes it.
-    static func temporaryDirectory(_ label: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("iaa-plugin-tests-\(label)-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
-    /// Runs `executable` with stdout and stderr merged into one file (a pipe could fill and block).
-    static func run(_ executable: String, _ arguments: [String], directory: String? = nil,
-                    environment: [String: String] = [:]) throws -> CommandResult {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("iaa-plugin-\(UUID().uuidString).log")
-        try #require(FileManager.default.createFile(atPath: log.path, contents: nil))
-        defer { try? FileManager.default.removeItem(at: log) }
-        let handle = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
-        process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        return CommandResult(status: process.terminationStatus, output: try String(contentsOf: log, encoding: .utf8))
-    }
+    static var includeDirectory: String { Repository.path("Sources/IAAPluginABI/include") }
 
     /// Compiles C `source` into `directory/name` as a shared library, the way a plugin author does.
     static func compileC(_ source: String, name: String, in directory: String) throws -> String {
         let file = directory + "/" + name + ".c"
         try source.write(toFile: file, atomically: true, encoding: .utf8)
         let library = directory + "/" + name
-        let result = try run("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-I", includeDirectory, "-o", library, file, "-lm"])
+        let result = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-I", includeDirectory, "-o", library, file, "-lm"])
         try #require(result.status == 0, "cc failed:\n\(result.output)")
         return library
     }
@@ -75,7 +31,7 @@ enum PluginTestSupport {
     static func buildSwiftExample(_ folder: String, product: String) throws -> String {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("iaa-plugin-examples/\(folder)").path
         let result = try swiftBuildLock.withLock { _ in
-            try run("swift", ["build", "-c", "release", "--package-path", root + "/Examples/Plugins/" + folder,
+            try runCommand("swift", ["build", "-c", "release", "--package-path", Repository.path("Examples/Plugins/" + folder),
                               "--scratch-path", scratch])
         }
         try #require(result.status == 0, "swift build of \(folder) failed:\n\(result.output)")
@@ -97,10 +53,10 @@ enum PluginTestSupport {
     /// Copies an example's graph.json next to its built library and returns the copy's path, so
     /// the graph's relative `plugin` path finds the library.
     static func stage(example: String, library: String) throws -> String {
-        let directory = try temporaryDirectory(example)
+        let directory = try makeTemporaryDirectory("plugin-tests-" + example)
         let name = URL(fileURLWithPath: library).lastPathComponent
         try FileManager.default.copyItem(atPath: library, toPath: directory + "/" + name)
-        try FileManager.default.copyItem(atPath: root + "/Examples/Plugins/\(example)/graph.json",
+        try FileManager.default.copyItem(atPath: Repository.path("Examples/Plugins/\(example)/graph.json"),
                                          toPath: directory + "/graph.json")
         return directory + "/graph.json"
     }

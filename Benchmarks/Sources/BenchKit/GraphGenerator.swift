@@ -1,4 +1,5 @@
 import AudioGraph
+import GraphFormat
 import Nodes
 
 /// Writes benchmark graphs as `iaa-graph/1` JSON and loads them through the real validator.

@@ -1,4 +1,5 @@
 import AudioGraph
+import GraphFormat
 import CVoiceReference
 import Nodes
 import OfflineBackend

@@ -1,0 +1,166 @@
+import AudioGraph
+import LocatedJSON
+
+/// Reads a ``JSONNode`` tree into a ``GraphDescription``, reporting unknown and missing keys and
+/// wrong JSON types. Meaning (ids, plugins, ports) is the ``Validator``'s job.
+struct DescriptionReader {
+    private(set) var sink: DiagnosticSink
+    private var sourceMap: SourceMap
+
+    init(file: String, root: JSONNode) {
+        sourceMap = SourceMap(root: root)
+        sink = DiagnosticSink(file: file, sourceMap: sourceMap)
+    }
+
+    /// The description, or nil when the document is not even an object.
+    ///
+    /// Required keys inside apps and connections are checked by the ``Validator``, which also
+    /// sees descriptions built in code; the top-level ones are checked here.
+    mutating func read(_ root: JSONNode) -> GraphDescription? {
+        guard let object = object(root, at: "", what: "a graph", keys: Keys.graph) else { return nil }
+        let schema = object.string("$schema", &sink)
+        let format = object.string("format", &sink, required: true)
+        if let format, format != GraphDescription.format {
+            let hint = format.hasPrefix("iaa-graph/")
+                ? "this engine reads \"\(GraphDescription.format)\"; convert the file or use a newer iaa"
+                : "write \"format\": \"\(GraphDescription.format)\""
+            sink.error(.unsupportedFormat, at: "/format", "unsupported format \(JSONText.quoted(format))", hint: hint)
+        }
+        let name = object.string("name", &sink, required: true)
+        var description = GraphDescription(schema: schema, format: format, name: name, sourceMap: sourceMap)
+        if let apps = object.array("apps", &sink, required: true) {
+            description.apps = apps.enumerated().compactMap { readApp($1, at: JSONPointer.appending("/apps", $0)) }
+        }
+        if let connections = object.array("connections", &sink) {
+            description.connections = connections.enumerated().compactMap {
+                readConnection($1, at: JSONPointer.appending("/connections", $0))
+            }
+        }
+        if let jack = object.member("jack"), let jackDescription = readJack(jack) {
+            description.jack = jackDescription
+        }
+        if let policy = object.member("policy"), let policyDescription = readPolicy(policy) {
+            description.policy = policyDescription
+        }
+        if let transport = object.member("transport"), let transportDescription = readTransport(transport) {
+            description.transport = transportDescription
+        }
+        if let isolation = object.member("isolation"),
+           let isolationObject = self.object(isolation, at: "/isolation", what: "\"isolation\"", keys: Keys.isolation) {
+            description.isolation = IsolationDescription(
+                defaultChoice: isolationObject.string("default", &sink), maxCrashes: isolationObject.number("maxCrashes", &sink),
+                crashWindow: isolationObject.member("crashWindow").flatMap { readValue($0, at: "/isolation/crashWindow", example: "60s") })
+        }
+        if let programs = object.member("programs"),
+           let programsObject = self.object(programs, at: "/programs", what: "\"programs\"", keys: Keys.programs) {
+            description.admission = programsObject.node("admit", of: "object", &sink) { $0.members != nil }
+        }
+        return description
+    }
+
+    private mutating func object(_ node: JSONNode, at pointer: String, what: String, keys: [String]) -> ObjectReader? {
+        guard let members = node.members else {
+            sink.error(.wrongType, at: pointer, "\(what) must be an object, not \(node.typeName)")
+            return nil
+        }
+        return ObjectReader(members: members, pointer: pointer, allowed: keys, sink: &sink)
+    }
+
+    private mutating func readApp(_ node: JSONNode, at pointer: String) -> AppDescription? {
+        guard let object = object(node, at: pointer, what: "an app", keys: Keys.app) else { return nil }
+        var app = AppDescription(id: object.string("id", &sink), role: object.string("role", &sink),
+                                 plugin: object.string("plugin", &sink), pointer: pointer)
+        if let params = object.member("params") {
+            if let members = params.members {
+                for member in members {
+                    let valuePointer = JSONPointer.appending(pointer + "/params", member.key)
+                    if let value = readValue(member.value, at: valuePointer) {
+                        app.params.append(ParameterAssignment(name: member.key, value: value))
+                    }
+                }
+            } else {
+                sink.error(.wrongType, at: pointer + "/params", "\"params\" must be an object, not \(params.typeName)")
+            }
+        }
+        app.session = object.node("session", of: "object", &sink) { $0.members != nil }
+        app.entitlements = object.strings("entitlements", &sink)
+        app.requires = object.strings("requires", &sink)
+        app.backgroundModes = object.strings("backgroundModes", &sink)
+        app.component = object.node("component", of: "object", &sink) { $0.members != nil }
+        app.program = object.node("program", of: "object", &sink) { $0.members != nil }
+        app.state = object.string("state", &sink)
+        app.name = object.string("name", &sink)
+        app.displayName = object.string("displayName", &sink)
+        app.pluginState = object.string("pluginState", &sink)
+        app.isolation = object.string("isolation", &sink)
+        return app
+    }
+
+    private mutating func readValue(_ node: JSONNode, at pointer: String, example: String = "-6dB") -> ValueLiteral? {
+        ValueLiteral.read(node, at: pointer, example: example, &sink)
+    }
+
+    private mutating func readPolicy(_ node: JSONNode) -> PolicyDescription? {
+        guard let object = object(node, at: "/policy", what: "\"policy\"", keys: Keys.policy) else { return nil }
+        func setting(_ key: String, example: String) -> ValueLiteral? {
+            object.member(key).flatMap { readValue($0, at: "/policy/" + key, example: example) }
+        }
+        return PolicyDescription(duckLevel: setting("duckLevel", example: "-12dB"),
+                                 rampTime: setting("rampTime", example: "10ms"),
+                                 backgroundTaskTime: setting("backgroundTaskTime", example: "30s"))
+    }
+
+    private mutating func readTransport(_ node: JSONNode) -> TransportDescription? {
+        guard let object = object(node, at: "/transport", what: "\"transport\"", keys: Keys.transport) else { return nil }
+        return TransportDescription(tempo: object.number("tempo", &sink), beatsPerBar: object.number("beatsPerBar", &sink),
+                                    playing: object.bool("playing", &sink),
+                                    timebaseMaster: object.bool("timebaseMaster", &sink))
+    }
+
+    private mutating func readConnection(_ node: JSONNode, at pointer: String) -> ConnectionDescription? {
+        guard let object = object(node, at: pointer, what: "a connection", keys: Keys.connection) else { return nil }
+        var connection = ConnectionDescription(from: object.string("from", &sink),
+                                               to: object.string("to", &sink), pointer: pointer)
+        if let gain = object.member("gain") {
+            connection.gain = readValue(gain, at: pointer + "/gain")
+        }
+        return connection
+    }
+
+    private mutating func readJack(_ node: JSONNode) -> JackDescription? {
+        guard let object = object(node, at: "/jack", what: "\"jack\"", keys: Keys.jack) else { return nil }
+        var jack = JackDescription(client: object.string("client", &sink))
+        jack.expose = object.member("expose")
+        if let connections = object.array("connections", &sink) {
+            jack.connections = connections.enumerated().compactMap { index, element in
+                let pointer = JSONPointer.appending("/jack/connections", index)
+                guard let connection = self.object(element, at: pointer, what: "a JACK connection",
+                                                   keys: Keys.jackConnection) else { return nil }
+                return JackConnectionDescription(from: connection.string("from", &sink),
+                                                 to: connection.string("to", &sink), pointer: pointer)
+            }
+        }
+        return jack
+    }
+
+    /// The keys each object may have, in the order the schema lists them.
+    enum Keys {
+        static let graph = ["$schema", "format", "name", "apps", "connections", "jack", "policy", "transport", "isolation",
+                            "programs"]
+        static let programs = ["admit"]
+        /// `state` is read only to say why it does not apply (admitted apps start in the background).
+        static let admit = ["jackClient", "uid", "executable", "outputs", "inputs", "directConnections", "session",
+                            "entitlements", "requires", "backgroundModes", "state", "to", "from", "limit"]
+        static let isolation = ["default", "maxCrashes", "crashWindow"]
+        static let app = ["id", "role", "plugin", "params", "session", "entitlements", "requires", "backgroundModes",
+                          "component", "program", "state", "name", "displayName", "pluginState", "isolation"]
+        static let program = ["jackClient", "uid", "executable", "outputs", "inputs", "directConnections"]
+        static let session = ["category", "mode", "options", "active"]
+        static let policy = ["duckLevel", "rampTime", "backgroundTaskTime"]
+        static let transport = ["tempo", "beatsPerBar", "playing", "timebaseMaster"]
+        static let component = ["type", "subtype", "manufacturer", "name", "version"]
+        static let connection = ["from", "to", "gain"]
+        static let jack = ["client", "expose", "connections"]
+        static let jackConnection = ["from", "to"]
+    }
+}

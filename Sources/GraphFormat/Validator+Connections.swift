@@ -1,0 +1,69 @@
+import AudioGraph
+import LocatedJSON
+import NodeKit
+
+extension Validator {
+    /// Checks one internal connection and records it with its dependency between apps.
+    mutating func resolve(_ connection: ConnectionDescription) {
+        if connection.from == nil { requireKey("from", of: connection.pointer) }
+        if connection.to == nil { requireKey("to", of: connection.pointer) }
+        let from = connection.from.flatMap { port($0, direction: .output, in: connection.pointer, side: "from") }
+        let to = connection.to.flatMap { port($0, direction: .input, in: connection.pointer, side: "to") }
+        let gain = connection.gain.flatMap { PortResolution.gain($0, at: connection.pointer + "/gain", &sink) }
+        guard let from, let to else { return }
+        let fromEnd = refuseProgramEnds([from], output: true, at: connection.pointer + "/from")
+        guard !refuseProgramEnds([to], output: false, at: connection.pointer + "/to"), !fromEnd else { return }
+        if let earlier = connectionIndex[ConnectionEnds(from: from, to: to)] {
+            sink.error(.duplicateConnection, at: connection.pointer,
+                       "\(JSONText.quoted(connection.from ?? "")) → \(JSONText.quoted(connection.to ?? "")) is already connected\(place(ofConnection: earlier))",
+                       hint: "remove one of them; to change the level, set \"gain\" on one connection")
+            return
+        }
+        let feedback = apps[to.app].layout.map { $0.inputs[to.port].readsPreviousCycle } ?? false
+        if !feedback, let cycle = dependencies.add(from: from.app, to: to.app) {
+            let names = cycle.map { JSONText.quoted(apps[$0].id ?? "?") }.joined(separator: " → ")
+            sink.error(.cycle, at: connection.pointer, "apps \(names) form a cycle",
+                       hint: cycle.count == 2
+                           ? "an app cannot feed its own input"
+                           : "remove one connection of the cycle; feedback needs a delay app, which this graph format does not model yet")
+            return
+        }
+        // A connection with a bad gain was reported; record the rest so later checks stay accurate.
+        connectionIndex[ConnectionEnds(from: from, to: to)] = connections.count
+        connections.append(Connection(from: from, to: to, gain: gain ?? 1))
+        connectionPointers.append(connection.pointer)
+    }
+
+    /// ` (by /connections/0 at line 12)` for a recorded connection.
+    private func place(ofConnection index: Int) -> String {
+        let pointer = connectionPointers[index]
+        guard let line = description.sourceMap.location(of: pointer)?.line else { return " (by \(pointer))" }
+        return " (by \(pointer) at line \(line))"
+    }
+
+    /// Resolves `APP:PORT` (the `side` field of the connection at `connection`) to an address in
+    /// `direction`, or reports why it cannot.
+    mutating func port(_ text: String, direction: PortSpec.Direction, in connection: String, side: String) -> PortAddress? {
+        // The common case, a well-formed reference to a known port, needs no listing and no pointer.
+        if let reference = PortReference(text), let index = appIndex[reference.app], let layout = apps[index].layout,
+           let port = (direction == .output ? layout.outputs : layout.inputs).firstIndex(where: { $0.name == reference.port }) {
+            return PortAddress(app: index, port: port)
+        }
+        return port(text, direction: direction, at: connection + "/" + side, side: side)
+    }
+
+    /// Resolves `APP:PORT` to an address in `direction`, or reports why it cannot at `pointer`.
+    mutating func port(_ text: String, direction: PortSpec.Direction, at pointer: String, side: String) -> PortAddress? {
+        // Copies, so that the closures do not read `self` while `sink` is being written.
+        let resolved = apps
+        let known = PortResolution.Apps(index: appIndex, layout: { resolved[$0].layout },
+                                        ids: { resolved.compactMap(\.id) })
+        return PortResolution.port(text, direction: direction, in: known, at: pointer, side: side, &sink)
+    }
+}
+
+/// A connection's two ends, as the duplicate check keys them.
+struct ConnectionEnds: Hashable {
+    let from: PortAddress
+    let to: PortAddress
+}

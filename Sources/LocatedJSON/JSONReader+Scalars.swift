@@ -36,7 +36,9 @@ extension JSONReader {
         let start = here, offset = index
         advance()
         var runStart = index
-        var escaped: String.UnicodeScalarView?
+        // With escapes, the string's UTF-8 is gathered here; an array grows geometrically, so a
+        // long string of escapes stays linear (appending to a String per escape did not).
+        var escaped: [UInt8] = []
         while true {
             guard let byte = current else {
                 fail(.syntax("unterminated string (it began at line \(start.line), column \(start.column))"), at: start, offset: offset)
@@ -44,20 +46,18 @@ extension JSONReader {
             }
             switch byte {
             case UInt8(ascii: "\""):
-                let run = String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self)
+                let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
                 advanceColumn(over: runStart..<index)
                 index += 1
                 column += 1
-                guard var scalars = escaped else { return run }
-                scalars.append(contentsOf: run.unicodeScalars)
-                return String(scalars)
+                guard !escaped.isEmpty else { return String(decoding: run, as: UTF8.self) }
+                escaped.append(contentsOf: run)
+                return String(decoding: escaped, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                var scalars = escaped ?? String.UnicodeScalarView()
-                scalars.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<index]), as: UTF8.self).unicodeScalars)
+                escaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 advanceColumn(over: runStart..<index)
                 guard let scalar = readEscape() else { return nil }
-                scalars.append(scalar)
-                escaped = scalars
+                UTF8.encode(scalar) { escaped.append($0) }
                 runStart = index
             case 0x00..<0x20:
                 advanceColumn(over: runStart..<index)

@@ -24,6 +24,15 @@ struct GraphFuzzRegressionTests {
 
     static let header = #""format": "iaa-graph/1", "name": "x""#
 
+    @Test("a long string of escapes reads in linear time")
+    func longEscapedString() throws {
+        // Seed 27979810 (big input 2) put a megabyte string in a plugin field: each escape copied
+        // everything read before it, and the load took minutes.
+        let name = String(repeating: #"a\n"#, count: 200_000)
+        let result = try Self.loadOnSmallStack("{ \(Self.header), \"apps\": [ { \"id\": \"a\", \"plugin\": \"\(name)\" } ] }")
+        #expect(result.errors.first?.code == .unknownPlugin)
+    }
+
     @Test("tabs are whitespace in JSON, though YAML refuses them: a tab-indented graph loads, columns intact")
     func tabsAreWhitespace() throws {
         // Seed 27979810 turned a timeline into "\t{}", which Yams called a syntax error.

@@ -11,8 +11,8 @@ extension Validator {
         let to = connection.to.flatMap { port($0, direction: .input, in: connection.pointer, side: "to") }
         let gain = connection.gain.flatMap { PortResolution.gain($0, at: connection.pointer + "/gain", &sink) }
         guard let from, let to else { return }
-        let fromEnd = refuseProgramEnds([from], output: true, at: connection.pointer + "/from")
-        guard !refuseProgramEnds([to], output: false, at: connection.pointer + "/to"), !fromEnd else { return }
+        let fromEnd = refuseProgramEnds(CollectionOfOne(from), output: true, at: connection.pointer + "/from")
+        guard !refuseProgramEnds(CollectionOfOne(to), output: false, at: connection.pointer + "/to"), !fromEnd else { return }
         if let earlier = connectionIndex[ConnectionEnds(from: from, to: to)] {
             sink.error(.duplicateConnection, at: connection.pointer,
                        "\(JSONText.quoted(connection.from ?? "")) → \(JSONText.quoted(connection.to ?? "")) is already connected\(place(ofConnection: earlier))",

@@ -97,7 +97,7 @@ extension Validator {
 
     /// Reports each of `ports` that is a program app's end (`play_K`, `capture_K`): only the
     /// engine connects those. Returns whether any was.
-    mutating func refuseProgramEnds(_ ports: [PortAddress], output: Bool, at pointer: String) -> Bool {
+    mutating func refuseProgramEnds(_ ports: some Collection<PortAddress>, output: Bool, at pointer: @autoclosure () -> String) -> Bool {
         var refused = false
         for address in ports {
             guard let layout = apps[address.app].layout else { continue }
@@ -105,7 +105,7 @@ extension Validator {
             guard spec.programEnd else { continue }
             let id = apps[address.app].id ?? "?"
             let instead = spec.name.hasPrefix("play_") ? "\(id):out_\(spec.name.dropFirst(5))" : "\(id):in_\(spec.name.dropFirst(8))"
-            sink.error(.programPort, at: pointer,
+            sink.error(.programPort, at: pointer(),
                        "\(JSONText.quoted("\(id):\(spec.name)")) is the program's end of app \(JSONText.quoted(id)): the engine connects it to the program's own JACK ports",
                        hint: "use \(JSONText.quoted(instead)), the app's side of the route")
             refused = true

@@ -57,6 +57,9 @@ public struct Validator {
         self.file = file
         sink = DiagnosticSink(file: file, sourceMap: description.sourceMap)
         dependencies = TopologicalOrder(appCount: description.apps.count)
+        connectionIndex.reserveCapacity(description.connections.count)
+        connections.reserveCapacity(description.connections.count)
+        connectionPointers.reserveCapacity(description.connections.count)
     }
 
     /// Validates `description`; `file` names it in diagnostics. Structural checks (unknown keys,

@@ -2,30 +2,28 @@
 /// `01`, `inf` or hex).
 public enum JSONNumber {
     public static func isValid(_ text: String) -> Bool {
-        var scalars = Substring(text).unicodeScalars[...]
-        func digits() -> Int {
-            var count = 0
-            while let first = scalars.first, ("0"..."9").contains(first) {
-                scalars.removeFirst()
-                count += 1
+        var text = text
+        // By bytes: the grammar is ASCII, and every number of every file comes through here.
+        return text.withUTF8 { bytes in
+            var index = 0
+            func skip(_ byte: UInt8) -> Bool {
+                guard index < bytes.count, bytes[index] == byte else { return false }
+                index += 1
+                return true
             }
-            return count
+            func digits() -> Int {
+                let start = index
+                while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+                return index - start
+            }
+            _ = skip(UInt8(ascii: "-"))
+            if !skip(UInt8(ascii: "0")), digits() == 0 { return false }
+            if skip(UInt8(ascii: ".")), digits() == 0 { return false }
+            if skip(UInt8(ascii: "e")) || skip(UInt8(ascii: "E")) {
+                if !skip(UInt8(ascii: "+")) { _ = skip(UInt8(ascii: "-")) }
+                if digits() == 0 { return false }
+            }
+            return index == bytes.count
         }
-        if scalars.first == "-" { scalars.removeFirst() }
-        if scalars.first == "0" {
-            scalars.removeFirst()
-        } else if digits() == 0 {
-            return false
-        }
-        if scalars.first == "." {
-            scalars.removeFirst()
-            if digits() == 0 { return false }
-        }
-        if scalars.first == "e" || scalars.first == "E" {
-            scalars.removeFirst()
-            if scalars.first == "+" || scalars.first == "-" { scalars.removeFirst() }
-            if digits() == 0 { return false }
-        }
-        return scalars.isEmpty
     }
 }

@@ -7,6 +7,15 @@ struct JSONReaderTests {
         JSONReader.read(text).findings.map { "\($0.location.line):\($0.location.column) \($0.message)" }
     }
 
+    @Test("numbers follow RFC 8259's grammar, stricter than Double's",
+          arguments: [("0", true), ("-0", true), ("10", true), ("1.5", true), ("1e3", true), ("1E+3", true),
+                      ("-2.5e-7", true), ("", false), ("-", false), ("+1", false), (".5", false), ("01", false),
+                      ("1.", false), ("1e", false), ("1e+", false), ("1e+-3", false), ("inf", false),
+                      ("0x10", false), ("1.5.2", false), ("--1", false), ("١", false)])
+    func numberGrammar(text: String, valid: Bool) {
+        #expect(JSONNumber.isValid(text) == valid)
+    }
+
     @Test("values keep their line and column in Unicode scalars, across LF, CR and CRLF")
     func locations() throws {
         let result = JSONReader.read("{\"é😀\": [1,\r\n  \"a\"],\r\"b\":\n true}")

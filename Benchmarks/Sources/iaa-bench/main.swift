@@ -12,6 +12,7 @@ import OfflineBackend
 ///     iaa-bench profile VOICES FRAMES CYCLES [engine|render|scalar|vector]
 ///                                              only cycles, for callgrind
 ///     iaa-bench profile-load [TIMES]           only GraphFile.load of the 1 MB graph, for perf
+///     iaa-bench profile-apply [TIMES]          only the one-connection apply to 1,000 apps, for perf
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -20,6 +21,12 @@ if arguments.first == "profile-load" {
     for _ in 0..<(arguments.count > 1 ? Int(arguments[1]) ?? 3 : 3) {
         _ = GraphFile.load(text: text, file: "big.json", registry: BuiltinNodes.registry)
     }
+    exit(0)
+}
+
+if arguments.first == "profile-apply" {
+    let apply = ApplyWorkload()
+    for _ in 0..<(arguments.count > 1 ? Int(arguments[1]) ?? 3 : 3) { apply.run() }
     exit(0)
 }
 

@@ -91,20 +91,9 @@ enum GraphDecoder {
         guard offset >= 0, let end = text.index(text.startIndex, offsetBy: offset, limitedBy: text.endIndex) else {
             return nil
         }
-        var line = 1, column = 1, previous: Unicode.Scalar?
-        for scalar in text.unicodeScalars[..<end] {
-            if scalar == "\n" {
-                if previous != "\r" { line += 1 }
-                column = 1
-            } else if scalar == "\r" {
-                line += 1
-                column = 1
-            } else {
-                column += 1
-            }
-            previous = scalar
-        }
-        return SourceLocation(line: line, column: column)
+        var position = TextPosition()
+        for scalar in text.unicodeScalars[..<end] { position.advance(over: scalar) }
+        return position.location
     }
 
     private static func syntaxDiagnostic(_ error: YamlError, file: String) -> Diagnostic {
@@ -195,23 +184,13 @@ enum YAMLDepthGuard {
 
     /// Where the first bracket too deep is, outside quoted strings and comments; nil when none is.
     static func firstTooDeep(_ text: String) -> SourceLocation? {
-        var depth = 0, line = 1, column = 1
+        var depth = 0
+        var position = TextPosition()
         var quote: Unicode.Scalar?
         var comment = false
-        var previous: Unicode.Scalar?
         for scalar in text.unicodeScalars {
-            let here = SourceLocation(line: line, column: column)
-            // Lines end at LF, CR or CRLF; columns count scalars.
-            if scalar == "\n" {
-                if previous != "\r" { line += 1 }
-                column = 1
-            } else if scalar == "\r" {
-                line += 1
-                column = 1
-            } else {
-                column += 1
-            }
-            previous = scalar
+            let here = position.location
+            position.advance(over: scalar)
             if scalar == "\n" || scalar == "\r" {
                 comment = false
             } else if comment {
@@ -231,5 +210,27 @@ enum YAMLDepthGuard {
             }
         }
         return nil
+    }
+}
+
+/// A line and column in text read scalar by scalar: lines end at LF, CR or CRLF; columns count
+/// scalars (as ``SourceLocation`` says).
+private struct TextPosition {
+    private var line = 1, column = 1
+    private var previous: Unicode.Scalar?
+
+    var location: SourceLocation { SourceLocation(line: line, column: column) }
+
+    mutating func advance(over scalar: Unicode.Scalar) {
+        if scalar == "\n" {
+            if previous != "\r" { line += 1 }
+            column = 1
+        } else if scalar == "\r" {
+            line += 1
+            column = 1
+        } else {
+            column += 1
+        }
+        previous = scalar
     }
 }

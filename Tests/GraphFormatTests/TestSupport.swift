@@ -3,6 +3,7 @@ import GraphFormat
 import Foundation
 import NodeKit
 import TestKit
+import Testing
 
 /// A node that copies its first input to its first output, for registries built in tests.
 final class CopyNode: AudioNode {
@@ -34,6 +35,18 @@ enum TestSupport {
             ])
         }
         return GraphFile.load(text: text, file: relativePath, registry: registry)
+    }
+
+    /// A timeline refused for exactly one mistake, with that code, pointer and hint, on `line`.
+    static func expectOnlyError(of result: TimelineLoadResult, code: GraphErrorCode, pointer: String, hint: String?,
+                                line: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(result.entries == nil, sourceLocation: sourceLocation)
+        #expect(result.errors.count == 1, sourceLocation: sourceLocation)
+        let error = try #require(result.errors.first, sourceLocation: sourceLocation)
+        #expect(error.code == code, sourceLocation: sourceLocation)
+        #expect(error.pointer == pointer, sourceLocation: sourceLocation)
+        #expect(error.hint == hint, sourceLocation: sourceLocation)
+        #expect(error.line == line && error.column != nil, sourceLocation: sourceLocation)
     }
 
     static func load(json: String, registry: NodeRegistry = registry) -> GraphLoadResult {

@@ -109,14 +109,7 @@ struct TimelineEngineActionTests {
 
     @Test("each kind of mistake is a located error with its fix", arguments: mistakes)
     func errors(entry: String, code: GraphErrorCode, pointer: String, hint: String?) throws {
-        let result = try Self.load(entry: entry)
-        #expect(result.entries == nil)
-        #expect(result.errors.count == 1)
-        let error = try #require(result.errors.first)
-        #expect(error.code == code)
-        #expect(error.pointer == pointer)
-        #expect(error.hint == hint)
-        #expect(error.line == 2 && error.column != nil)
+        try TestSupport.expectOnlyError(of: try Self.load(entry: entry), code: code, pointer: pointer, hint: hint, line: 2)
     }
 
     @Test("every error of an entry is reported, not just the first")

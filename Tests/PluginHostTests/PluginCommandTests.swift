@@ -61,7 +61,8 @@ struct PluginCommandTests {
         #expect(created.status == 0, "\(created.output)")
         #expect(created.output.contains("./test.sh"))
         let test = try PluginTestSupport.swiftBuildLock.withLock { _ in
-            try runCommand(directory + "/my-fx/test.sh", [], environment: ["IAA_BIN": binary])
+            // SwiftPM leaves its lock files in TMPDIR: here they go with the folder.
+            try runCommand(directory + "/my-fx/test.sh", [], environment: ["IAA_BIN": binary, "TMPDIR": directory])
         }
         #expect(test.status == 0, "\(test.output)")
         #expect(test.output.contains("RMS 0.17678, expected 0.17678: ok"), "\(test.output)")

@@ -82,12 +82,17 @@ struct DescriptionReader {
                 sink.error(.wrongType, at: pointer + "/params", "\"params\" must be an object, not \(params.typeName)")
             }
         }
-        app.session = object.node("session", of: "object", &sink) { $0.members != nil }
+        func writtenObject(_ key: String) -> JSONNode? {
+            let node = object.node(key, of: "object", &sink) { $0.members != nil }
+            if node == nil, object.member(key) != nil { app.mistyped.insert(key) }
+            return node
+        }
+        app.session = writtenObject("session")
         app.entitlements = object.strings("entitlements", &sink)
         app.requires = object.strings("requires", &sink)
         app.backgroundModes = object.strings("backgroundModes", &sink)
-        app.component = object.node("component", of: "object", &sink) { $0.members != nil }
-        app.program = object.node("program", of: "object", &sink) { $0.members != nil }
+        app.component = writtenObject("component")
+        app.program = writtenObject("program")
         app.state = object.string("state", &sink)
         app.name = object.string("name", &sink)
         app.displayName = object.string("displayName", &sink)

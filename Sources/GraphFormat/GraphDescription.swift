@@ -111,6 +111,9 @@ public struct AppDescription: Sendable {
     public var isolation: String?
     /// Where this app is in the file (`/apps/2`).
     public var pointer: String
+    /// The objects among `session`, `component` and `program` written with another type: reported
+    /// while reading, they still count as written (a mistyped `session` still makes the app managed).
+    public var mistyped: Set<String> = []
 
     public init(id: String?, role: String? = nil, plugin: String?, params: [ParameterAssignment] = [],
                 session: JSONNode? = nil, entitlements: [String]? = nil, requires: [String]? = nil,

@@ -10,9 +10,9 @@ extension Validator {
     /// component type must fit the app's ports (Inter-App Audio's rules: an effect has an input).
     mutating func component(of app: AppDescription, id: String?, role: AppRole, type: NodeType?,
                             layout: NodeLayout?) -> ComponentDescription? {
-        let pointer = app.pointer + "/component"
+        var pointer: String { app.pointer + "/component" }
         // A `component` of the wrong type was reported while reading; it still counts as written.
-        let written = app.component != nil || description.sourceMap.contains(pointer)
+        let written = app.component != nil || app.mistyped.contains("component")
         var component: ComponentDescription?
         if written {
             guard let parsed = writtenComponent(of: app, id: id) else { return nil }

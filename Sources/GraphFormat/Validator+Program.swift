@@ -6,7 +6,7 @@ extension Validator {
     /// Whether the app has a `program` block (a block of the wrong JSON type, reported while
     /// reading, still counts as written).
     func writesProgram(_ app: AppDescription) -> Bool {
-        app.program != nil || description.sourceMap.contains(app.pointer + "/program")
+        app.program != nil || app.mistyped.contains("program")
     }
 
     /// A program app's binding, node type and configuration; nil binding after reporting what is

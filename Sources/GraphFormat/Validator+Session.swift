@@ -34,7 +34,7 @@ extension Validator {
             if let known { state = known } else { failed = true }
         }
         // A `session` of the wrong type was reported while reading; it still marks the app managed.
-        let managed = app.session != nil || description.sourceMap.contains(app.pointer + "/session")
+        let managed = app.session != nil || app.mistyped.contains("session")
         guard managed else {
             warnIgnoredFields(of: app, entitlementsUsed: pluginRequests)
             return nil

@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis"]),
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles"]),
         .testTarget(name: "OfflineBackendTests", dependencies: ["OfflineBackend", "Nodes", "AudioGraph", "AudioFiles", "SignalAnalysis"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "AudioFiles", "SignalAnalysis", "ControlSocket"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "AudioGraph", "OfflineBackend", "AudioFiles", "SignalAnalysis", "ControlSocket"]),
         // Runs the built `iaa` against the private JACK server that tools/test starts.
         .testTarget(name: "JackIntegrationTests", dependencies: ["AudioFiles", "SignalAnalysis", "ControlSocket", "IAASession"]),
     ],

@@ -81,11 +81,7 @@ final class EngineCore: @unchecked Sendable {
     /// Compiles and installs the first plan, and makes the graph's JACK connections.
     func startUp() throws -> [SessionEvent] {
         installNodeFactory(for: graph)
-        let plan = try builder.plan(for: graph)
-        PlanBuilder.warmUp(plan)
-        let events = sessions.attach(plan, initial: true)
-        try backend.install(plan)
-        return events
+        return try PlanInstall(graph, builder: builder, sessions: sessions, binding: .first, on: backend, at: 0).events
     }
 
     /// Makes the graph's JACK connection rules true now; warns about each rule whose port is
@@ -115,31 +111,10 @@ final class EngineCore: @unchecked Sendable {
     /// `install`, also returning how the sessions of apps new to the graph started.
     func installAdopting(_ newGraph: Graph, sameSessions: Bool) throws -> (events: [SessionEvent], setups: [String: SessionOutcome]) {
         installNodeFactory(for: newGraph)
-        let rebuilt = builder.instances.appsWithNewCode(in: newGraph)
-        let plan = try builder.plan(for: newGraph)
-        let swap = CodeSwap(apps: rebuilt, running: backend.currentPlan, plan: plan)
-        swap.fadeOut(rampSeconds: builder.instances.gainRampSeconds,
-                     periodSeconds: Double(backend.currentBufferSize) / backend.sampleRate)
-        var events: [SessionEvent] = []
-        var setups: [String: SessionOutcome] = [:]
-        do {
-            if sameSessions {
-                let backend = backend
-                (events, setups) = try sessions.adopt(newGraph, plan: plan, at: now) { try backend.install(plan) }
-            } else {
-                let replacement = SessionController(graph: newGraph)
-                events = replacement.attach(plan, initial: false, at: now)
-                try backend.install(plan)
-                sessions = replacement
-            }
-        } catch {
-            swap.restore()
-            throw error
-        }
-        swap.fadeIn { id in
-            sessions.policy.state(of: id) != nil || newGraph.appIndex(id).map { newGraph.apps[$0].role == .node } == true
-        }
-        return (events, setups)
+        let installed = try PlanInstall(newGraph, builder: builder, sessions: sessions, binding: sameSessions ? .adopt : .replace,
+                                        on: backend, at: now)
+        sessions = installed.sessions
+        return (installed.events, installed.setups)
     }
 
     func replaceDescription(_ newDescription: GraphDescription) {
@@ -311,9 +286,7 @@ final class EngineCore: @unchecked Sendable {
                                   gainRampSeconds: graph.policy.rampSeconds)
             installNodeFactory(for: graph)
         }
-        let plan = try builder.plan(for: graph)
-        sessions.attach(plan, initial: false)
-        try newBackend.install(plan)
+        _ = try PlanInstall(graph, builder: builder, sessions: sessions, binding: .rebind, on: newBackend, at: now)
         newBackend.setDefaultTempo(graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar)
         if graph.transport.timebaseMaster {
             newBackend.becomeTimebaseMaster(tempo: graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar)

@@ -44,8 +44,7 @@ extension EngineCore {
         guard let app = sessions.policy.nowPlayingApp else {
             throw RequestError(.noNowPlayingApp, "no app has played non-mixable audio in the foreground yet")
         }
-        server?.publish(JSONValue.object([("t", .number(now)), ("event", .object([("app", .string(app)), ("name", .string("remoteControl")),
-                                                                                     ("command", .string(command))]))]), topic: "events")
+        publisher.announce("event", .object([("app", .string(app)), ("name", .string("remoteControl")), ("command", .string(command))]))
         return .result(.object([("app", .string(app))]))
     }
 
@@ -77,7 +76,7 @@ extension EngineCore {
         // with their sessions either way (`SessionController.adopt`).
         let named = { (graph: Graph) in graph.apps.filter { $0.program?.admitted != true } }
         let sameSessions = named(graph).map(\.id) == named(newGraph).map(\.id) && named(graph).map(\.session) == named(newGraph).map(\.session)
-        publish(try install(newGraph, sameSessions: sameSessions))
+        publisher.publish(try install(newGraph, sameSessions: sameSessions))
         for id in Set(programs.clients.keys).union(programs.attached.keys).union(programs.refused.keys) where newGraph.appIndex(id) == nil {
             programs.forget(app: id)
         }

@@ -42,7 +42,7 @@ extension EngineCore: CommandHost {
         let command = try decoder.command(method, request)
         let outcome = try perform(command, at: now)
         if method.isSessionAction { return sessionReply(outcome) }
-        publish(outcome.events)
+        publisher.publish(outcome.events)
         if let refusal = outcome.refusal { throw RequestError(refusal) }
         switch command {
         case .setParameter(let app, _, let value):

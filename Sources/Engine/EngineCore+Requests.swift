@@ -66,7 +66,7 @@ extension EngineCore {
     /// A session action's reply. A refusal is an error with AVAudioSession's name as its code and
     /// the four-character code first in the message; `isBusy` too, after the changes it made.
     func sessionReply(_ outcome: CommandOutcome) -> ControlReply {
-        publish(outcome.events)
+        publisher.publish(outcome.events)
         if let refusal = outcome.refusal {
             let error = RequestError(refusal)
             return .error(code: error.code, message: error.message, field: error.field)

@@ -137,7 +137,7 @@ extension EngineCore {
                 ("warnings", .array((outcome?.warnings ?? []).map(JSONValue.string))),
             ])
         }
-        publish(events)
+        publisher.publish(events)
     }
 
     /// Removes admitted app `id` once nothing of its program is left (no JACK client bound, no
@@ -152,7 +152,7 @@ extension EngineCore {
         do {
             let events = try install(graph.removingAdmitted([id]), sameSessions: true)
             programs.forget(app: id)
-            publish(events)
+            publisher.publish(events)
             publish(.programRemoved, app: id, [("reason", .string(reason))])
         } catch {
             StandardError.warning("cannot remove admitted app \"\(id)\": \(Self.reason(error))")

@@ -4,7 +4,7 @@ import AudioSession
 import ControlSocket
 import NodeKit
 
-/// `get`, `set`, `session.preferredBuffer`, `remote` and `apply`.
+/// `get`, `session.preferredBuffer`, `remote` and `apply`.
 extension EngineCore {
     func getParameters(_ request: ControlRequest) throws -> ControlReply {
         let (_, app) = try app(request)
@@ -12,7 +12,7 @@ extension EngineCore {
         var specs = Array(app.type.parameters.enumerated())
         if let name = request["param"]?.stringValue {
             specs = specs.filter { $0.element.name == name }
-            guard !specs.isEmpty else { throw unknownParameter(name, of: app) }
+            guard !specs.isEmpty else { throw decoder.unknownParameter(name, of: app) }
         }
         return .result(.object([
             ("app", .string(app.id)),
@@ -22,26 +22,6 @@ extension EngineCore {
                          ("default", .number(Double(spec.defaultValue))), ("unit", .string(spec.unit.rawValue))])
             })),
         ]))
-    }
-
-    func setParameter(_ request: ControlRequest) throws -> ControlReply {
-        let (_, app) = try app(request)
-        let name = try string(request, "param")
-        guard let index = app.type.parameterIndex(name) else { throw unknownParameter(name, of: app) }
-        let spec = app.type.parameters[index]
-        guard let value = request["value"]?.doubleValue.map(Float.init) ?? request["value"]?.stringValue.flatMap(ParameterValue.parse) else {
-            throw RequestError(.invalidValue, "\"value\" must be a number or a string such as \"0.5\", \"50%\" or \"-6dB\"", field: "value")
-        }
-        guard spec.range.contains(value) else {
-            throw RequestError(.parameterOutOfRange, "\(name) = \(value) is outside \(spec.range.lowerBound)…\(spec.range.upperBound)", field: "value")
-        }
-        backend.currentPlan?.slot(for: app.id)?.setParameter(index, to: value)
-        return .result(.object([("app", .string(app.id)), ("param", .string(name)), ("value", .number(Double(value)))]))
-    }
-
-    private func unknownParameter(_ name: String, of app: App) -> RequestError {
-        RequestError(.unknownParameter, "app \"\(app.id)\" has no parameter \"\(name)\" (parameters: \(app.type.parameters.map(\.name).joined(separator: ", ")))",
-                     field: "param")
     }
 
     /// An app's preferred I/O buffer duration asks JACK for that buffer size.
@@ -65,8 +45,7 @@ extension EngineCore {
         guard let app = sessions.policy.nowPlayingApp else {
             throw RequestError(.noNowPlayingApp, "no app has played non-mixable audio in the foreground yet")
         }
-        server?.publish(JSONValue.object([("t", .number(now)), ("event", .object([("app", .string(app)), ("name", .string("remoteControl")),
-                                                                                     ("command", .string(command))]))]), topic: "events")
+        publisher.announce("event", .object([("app", .string(app)), ("name", .string("remoteControl")), ("command", .string(command))]))
         return .result(.object([("app", .string(app))]))
     }
 
@@ -98,7 +77,7 @@ extension EngineCore {
         // with their sessions either way (`SessionController.adopt`).
         let named = { (graph: Graph) in graph.apps.filter { $0.program?.admitted != true } }
         let sameSessions = named(graph).map(\.id) == named(newGraph).map(\.id) && named(graph).map(\.session) == named(newGraph).map(\.session)
-        publish(try install(newGraph, sameSessions: sameSessions))
+        publisher.publish(try install(newGraph, sameSessions: sameSessions))
         for id in Set(programs.clients.keys).union(programs.attached.keys).union(programs.refused.keys) where newGraph.appIndex(id) == nil {
             programs.forget(app: id)
         }

@@ -35,7 +35,7 @@ extension EngineCore {
                         ("restartIn", .null)]
             StandardError.warning("app \"\(event.app)\" cannot run isolated: \(message)")
         }
-        server?.publish(JSONValue.object([("t", .number(now)), ("event", .object(payload))]), topic: "events")
+        publisher.announce("event", .object(payload))
     }
 
     /// The app's isolated node, when it has one.

@@ -69,7 +69,7 @@ extension EngineCore {
         programs.attached[app.id] = .init(connection: request.connection, process: process)
         publish(.programAttached, app: app.id, [("pid", .number(Double(process.pid))),
                                                 ("executable", process.executable.map(JSONValue.string) ?? .null)])
-        return .stream(topic: Self.programTopic(app.id), initial: .object([
+        return .stream(topic: EventPublisher.programTopic(app.id), initial: .object([
             ("app", .string(app.id)), ("pid", .number(Double(process.pid))), ("session", sessionJSON(app.id)),
         ]))
     }
@@ -87,16 +87,13 @@ extension EngineCore {
         sessions.policy.state(of: id).map(SessionLog.state) ?? .null
     }
 
-    /// The stream topic of the program speaking for `app`: its own session events.
-    static func programTopic(_ app: String) -> String { "program:" + app }
-
     /// A control connection closed: when it spoke for an app, the app's program is gone, and its
     /// session is terminated as Apple ends a killed app's (the apps it interrupted are told).
     func connectionClosed(_ connection: UInt64) {
         guard let app = programs.app(ofConnection: connection), let attachment = programs.attached.removeValue(forKey: app) else { return }
         let wasActive = sessions.policy.state(of: app)?.active ?? false
         publish(.programDetached, app: app, [("pid", .number(Double(attachment.process.pid))), ("wasActive", .bool(wasActive))])
-        if sessions.policy.state(of: app) != nil { publish(applySession(.terminate(app: app), at: now).events) }
+        if sessions.policy.state(of: app) != nil { publisher.publish(applySession(.terminate(app: app), at: now).events) }
         removeAdmittedIfGone(app, reason: "its program closed its session (pid \(attachment.process.pid))")
     }
 }

@@ -19,7 +19,7 @@ extension EngineCore {
     /// `app` is null for a program refused before it was any app's (`programs.admit`).
     func publish(_ event: ProgramEvent, app: String?, _ fields: [(String, JSONValue)]) {
         let payload = JSONValue.object([("app", app.map(JSONValue.string) ?? .null), ("name", .string(event.rawValue))] + fields)
-        server?.publish(JSONValue.object([("t", .number(now)), ("event", payload)]), topic: "events")
+        publisher.announce("event", payload)
         StandardError.write("iaa: event: \(payload.text)")
     }
 

@@ -119,7 +119,7 @@ extension EngineCore {
                              transport: current.transport, exposure: current.exposure, isolation: current.isolation,
                              admission: current.admission)
         do {
-            publish(try install(newGraph, sameSessions: true))
+            publisher.publish(try install(newGraph, sameSessions: true))
         } catch let error as PluginCreateError {
             // Nothing changed: the node is created before the old one fades out.
             throw RequestError(.createFailed, "\(error); the old build keeps running", field: "app")
@@ -132,9 +132,9 @@ extension EngineCore {
     func announceReloads(_ apps: [String], by cause: ReloadCause) {
         for id in apps {
             let library = graph.appIndex(id).flatMap { graph.apps[$0].type.code?.library } ?? ""
-            server?.publish(JSONValue.object([("t", .number(now)), ("reload", .object([
+            publisher.announce("reload", .object([
                 ("app", .string(id)), ("library", .string(library)), ("by", .string(cause.rawValue)),
-            ]))]), topic: "events")
+            ]))
             StandardError.write("iaa: reloaded \"\(id)\" from the rebuilt \(library) (\(cause.rawValue))")
         }
     }

@@ -31,10 +31,8 @@ extension EngineCore {
             case .dump: return .result(request["graph"]?.boolValue == true ? .object([("file", .string(exportedGraph()))]) : dump())
             case .ports: return .result(.array(backend.ports().map(Self.portJSON)))
             case .graph: return .result(.object([("dot", .string(dot()))]))
-            case .connect: return try connect(request)
-            case .disconnect: return try disconnect(request)
+            case .connect, .disconnect, .set: return try performRequest(method, request)
             case .get: return try getParameters(request)
-            case .set: return try setParameter(request)
             case .preferredBuffer: return try preferredBuffer(request)
             case .sessionGet: return try sessionState(request)
             case .attach: return try attach(request)
@@ -47,7 +45,7 @@ extension EngineCore {
             case .events: return .stream(topic: "events", initial: .object([("stream", .string("events"))]))
             case .top: return .stream(topic: "top", initial: .object([("stream", .string("top"))]))
             case .setCategory, .activate, .deactivate, .startAudio, .stopAudio, .foreground, .background, .task, .device, .interrupt:
-                return sessionReply(applySession(try sessionAction(method, request), at: now))
+                return try performRequest(method, request)
             }
         } catch let error as RequestError {
             return .error(code: error.code, message: error.message, field: error.field)
@@ -57,88 +55,21 @@ extension EngineCore {
     }
 
     func string(_ request: ControlRequest, _ name: String) throws -> String {
-        guard let value = request[name]?.stringValue else {
-            throw RequestError(.invalidParams, "\"\(name)\" must be a string", field: name)
-        }
-        return value
+        try decoder.string(request, name)
     }
 
     /// The app called `name`, or `unknownApp` with the apps there are.
     func app(_ request: ControlRequest, _ name: String = "app") throws -> (index: Int, app: App) {
-        let id = try string(request, name)
-        guard let index = graph.appIndex(id) else {
-            throw RequestError(.unknownApp, "no app \"\(id)\" (apps: \(graph.apps.map(\.id).joined(separator: ", ")))",
-                               field: name)
-        }
-        return (index, graph.apps[index])
-    }
-
-    /// The session action a request names, with its parameters checked.
-    func sessionAction(_ method: ControlMethod, _ request: ControlRequest) throws -> SessionAction {
-        switch method {
-        case .setCategory:
-            let id = try app(request).app.id
-            let categoryName = try string(request, "category")
-            guard let category = SessionCategory(rawValue: categoryName) else {
-                throw RequestError(.invalidParams, "unknown category \"\(categoryName)\" (categories: \(SessionCategory.allCases.map(\.rawValue).joined(separator: ", ")))", field: "category")
-            }
-            let mode = try request["mode"]?.stringValue.map { name -> SessionMode in
-                guard let mode = SessionMode(rawValue: name) else {
-                    throw RequestError(.invalidParams, "unknown mode \"\(name)\"", field: "mode")
-                }
-                return mode
-            } ?? .default
-            var options: Set<SessionOption> = []
-            for name in request["options"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
-                guard let option = SessionOption(rawValue: name) else {
-                    throw RequestError(.invalidParams, "unknown option \"\(name)\"", field: "options")
-                }
-                options.insert(option)
-            }
-            return .setCategory(app: id, category: category, mode: mode, options: options)
-        case .activate: return .activate(app: try app(request).app.id)
-        case .deactivate:
-            let notify = request["notifyOthers"]?.boolValue == true
-            return .deactivate(app: try app(request).app.id, options: notify ? [.notifyOthersOnDeactivation] : [])
-        case .startAudio:
-            return .startAudio(app: try app(request).app.id, recording: request["recording"]?.boolValue == true)
-        case .stopAudio: return .stopAudio(app: try app(request).app.id)
-        case .foreground: return .foreground(app: try app(request).app.id)
-        case .background: return .background(app: try app(request).app.id)
-        case .task:
-            let id = try app(request).app.id
-            switch try string(request, "action") {
-            case "begin": return .beginBackgroundTask(app: id)
-            case "end": return .endBackgroundTask(app: id)
-            default: throw RequestError(.invalidParams, "\"action\" is \"begin\" or \"end\"", field: "action")
-            }
-        case .device:
-            let silent = request["silent"]?.boolValue, locked = request["locked"]?.boolValue
-            guard silent != nil || locked != nil else {
-                throw RequestError(.invalidParams, "give \"silent\" and/or \"locked\" as true or false", field: "silent")
-            }
-            return .device(silent: silent, locked: locked)
-        default: // .interrupt (the other methods are not session actions)
-            let type: InterruptionType
-            switch try string(request, "type") {
-            case "begin": type = .began
-            case "end": type = .ended
-            default: throw RequestError(.invalidParams, "\"type\" is \"begin\" or \"end\"", field: "type")
-            }
-            let reasonName = request["reason"]?.stringValue ?? "default"
-            guard let reason = InterruptionReason(rawValue: reasonName == "call" ? "default" : reasonName) else {
-                throw RequestError(.invalidParams, "unknown reason \"\(reasonName)\"", field: "reason")
-            }
-            return .interrupt(type, reason: reason)
-        }
+        try decoder.app(request, name)
     }
 
     /// A session action's reply. A refusal is an error with AVAudioSession's name as its code and
     /// the four-character code first in the message; `isBusy` too, after the changes it made.
-    func sessionReply(_ outcome: SessionOutcome) -> ControlReply {
-        publish(outcome.events)
-        if let error = outcome.error {
-            return .error(code: error.code.rawValue, message: "('\(error.code.fourCC)') \(error.message)", field: "app")
+    func sessionReply(_ outcome: CommandOutcome) -> ControlReply {
+        publisher.publish(outcome.events)
+        if let refusal = outcome.refusal {
+            let error = RequestError(refusal)
+            return .error(code: error.code, message: error.message, field: error.field)
         }
         return .result(.object([
             ("ok", .bool(true)),

@@ -36,7 +36,7 @@ extension EngineCore {
             payload = [("name", .string("audioResumed"))]
             StandardError.write("iaa: the audio thread runs cycles again")
         }
-        server?.publish(JSONValue.object([("t", .number(time)), ("event", .object(payload))]), topic: "events")
+        publisher.announce("event", .object(payload), at: time)
     }
 
     static func stallReason(_ app: String?, seconds: Double) -> String {

@@ -105,7 +105,7 @@ public struct LiveEngine {
             isolation.settings.placement?.adopt(audioThread: backend.audioThread)
             core.queue.sync {
                 for warning in core.connectExternals(graph.externalConnections) { StandardError.warning("\(warning)") }
-                core.publish(startEvents)
+                core.publisher.publish(startEvents)
                 core.routePrograms()
             }
             let path = options.socketPath ?? ControlServer.defaultPath(client: backend.clientName)
@@ -113,7 +113,7 @@ public struct LiveEngine {
                                            diagnostics: { StandardError.write("iaa: control: \($0)", level: .warning) },
                                            disconnected: { [core] connection in core.connectionClosed(connection) },
                                            handler: { [core] request in core.handle(request) })
-            core.queue.sync { core.server = server }
+            core.queue.sync { core.publisher.server = server }
             if options.watchLibraries {
                 let watcher = try LibraryWatcher(queue: core.queue) { [core] in core.reloadChangedLibraries() }
                 core.queue.sync {
@@ -128,7 +128,7 @@ public struct LiveEngine {
             StandardError.write("iaa: error: \(error)", level: .error)
             return 1
         }
-        defer { core.queue.sync { core.server?.stop() } }
+        defer { core.queue.sync { core.publisher.server?.stop() } }
         let portCount = graph.apps.reduce(0) { $0 + $1.layout.inputs.count + $1.layout.outputs.count + $1.layout.midiInputs.count }
         StandardError.write("iaa: running '\(graph.name)' as JACK client '\(backend.clientName)' on server '\(serverName ?? "default")' (\(Int(backend.sampleRate)) Hz, \(backend.maximumFrames) frames, \(graph.apps.count) apps, \(portCount) ports); stop with Ctrl-C")
 

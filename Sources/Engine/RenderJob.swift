@@ -66,16 +66,11 @@ public struct RenderJob {
                 StandardError.warning("app \"\(event.app)\" is silent: \(fault.reason(settings: settings)); \(next)")
             }
         }
-        let plan = try builder.plan(for: graph)
-        PlanBuilder.warmUp(plan)
-        let sessions = SessionController(graph: graph)
-        let startEvents = sessions.attach(plan, initial: true)
-        backend.install(plan)
+        let engine = try OfflineEngine(graph: graph, backend: backend, builder: builder)
         backend.setTempo(graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar)
         backend.setPlaying(graph.transport.playing)
 
-        var scenario = Scenario(entries: timeline, sessions: sessions, backend: backend, builder: builder,
-                                log: SessionLog(sampleRate: Double(sampleRate)))
+        var scenario = Scenario(entries: timeline, engine: engine, log: SessionLog(sampleRate: Double(sampleRate)))
         let frames = Int((seconds * Double(sampleRate)).rounded())
         do {
             let recorder = try PlaybackRecorder(path: outputPath, channels: channels, sampleRate: sampleRate,
@@ -86,7 +81,7 @@ public struct RenderJob {
             let stems = try stemsDirectory.map { directory throws(AudioFileError) in
                 try StemRecorder(directory: directory, graph: graph, sampleRate: sampleRate, format: format)
             }
-            if !timeline.isEmpty || logPath != nil { scenario.logStart(startEvents) }
+            if !timeline.isEmpty || logPath != nil { scenario.logStart() }
             var done = 0
             while done < frames {
                 try scenario.applyDue(atFrame: done)
@@ -107,7 +102,7 @@ public struct RenderJob {
             throw EngineError(code: .nodeCreationFailed, message: "\(error)")
         }
         // Children end before the summary, so a fault of the last cycles is on stderr too.
-        for app in plan.slotAppIDs { (plan.slot(for: app)?.anyNode as? IsolatedNode)?.shutDown() }
+        for app in engine.firstPlan.slotAppIDs { (engine.firstPlan.slot(for: app)?.anyNode as? IsolatedNode)?.shutDown() }
         if let logPath { try writeLog(scenario.log.lines, to: logPath) }
         return Summary(frames: frames, cycles: backend.cycleCount, probeCounts: backend.probeCounts, log: scenario.log.lines)
     }

@@ -56,10 +56,29 @@ extension EngineCore {
             self.init(rawCode: code.rawValue, message, field: field)
         }
 
-        private init(rawCode: String, _ message: String, field: String?) {
+        fileprivate init(rawCode: String, _ message: String, field: String?) {
             code = rawCode
             self.message = message
             self.field = field
+        }
+    }
+}
+
+extension EngineCore.RequestError {
+    /// A refused command in the protocol's terms. A session refusal has AVAudioSession's name as
+    /// its code and the four-character code first in the message.
+    init(_ refusal: CommandRefusal) {
+        switch refusal {
+        case .session(let error):
+            self.init(rawCode: error.code.rawValue, "('\(error.code.fourCC)') \(error.message)", field: "app")
+        case .connect(let error):
+            self.init(error.code, error.hint.map { "\(error.message); \($0)" } ?? error.message)
+        case .disconnect(let error):
+            self.init(.notConnected, error.message)
+        case .portsRefused(let pair, let reason):
+            self.init(.jackRefused, "cannot connect \(pair.source) -> \(pair.destination): \(reason)")
+        case .portsNotConnected(let pair):
+            self.init(.notConnected, "\(pair.source) is not connected to \(pair.destination)")
         }
     }
 }

@@ -10,11 +10,6 @@ public struct SessionLog {
         self.sampleRate = sampleRate
     }
 
-    public mutating func action(_ source: String, outcome: SessionOutcome, frame: Int) {
-        action(source, error: outcome.error.map { ($0.code.rawValue, $0.code.fourCC, $0.message) },
-               warnings: outcome.warnings, frame: frame)
-    }
-
     /// An action and its result; `error` is (code, four-character code, message) when refused.
     public mutating func action(_ source: String, error: (code: String, fourCC: String, message: String)?,
                                 warnings: [String] = [], frame: Int) {

@@ -6,7 +6,7 @@ import NodeKit
 /// connections. They name any app of the graph, with or without a session.
 extension TimelineReader {
     /// `midi`: a message of 1 to 3 bytes, status byte first, to an app with a MIDI input.
-    mutating func midi(_ object: ObjectReader) -> TimelineAction? {
+    mutating func midi(_ object: ObjectReader) -> EngineCommand? {
         let app = anyApp(object)
         let bytes = midiBytes(object)
         guard let app else { return nil }
@@ -23,7 +23,7 @@ extension TimelineReader {
     }
 
     /// `setParam`: a parameter of any app, set to a value in its range.
-    mutating func parameterChange(_ object: ObjectReader) -> TimelineAction? {
+    mutating func parameterChange(_ object: ObjectReader) -> EngineCommand? {
         let app = anyApp(object)
         let name = object.string("param", &sink, required: true)
         let literal = value(object)
@@ -42,7 +42,7 @@ extension TimelineReader {
 
     /// `connect`: an output to an input, with an optional gain. Whether Inter-App Audio allows it,
     /// and whether it closes a cycle, depends on the graph at that moment: the engine decides.
-    mutating func connection(_ object: ObjectReader) -> TimelineAction? {
+    mutating func connection(_ object: ObjectReader) -> EngineCommand? {
         let ends = self.ends(object)
         var gain: Float? = 1
         if let written = object.member("gain") {
@@ -50,12 +50,12 @@ extension TimelineReader {
                 .flatMap { PortResolution.gain($0, at: object.pointer + "/gain", &sink) }
         }
         guard let ends, let gain else { return nil }
-        return .connect(Connection(from: ends.from, to: ends.to, gain: gain))
+        return .connect([Connection(from: ends.from, to: ends.to, gain: gain)])
     }
 
     /// `disconnect`: the connection may not be in the graph file; an earlier `connect` may make it.
-    mutating func disconnection(_ object: ObjectReader) -> TimelineAction? {
-        ends(object).map { .disconnect(from: $0.from, to: $0.to) }
+    mutating func disconnection(_ object: ObjectReader) -> EngineCommand? {
+        ends(object).map { .disconnect([Connection(from: $0.from, to: $0.to)]) }
     }
 
     /// The `from` output and `to` input of a `connect` or `disconnect`.

@@ -112,7 +112,7 @@ struct TimelineReader {
         return time
     }
 
-    private mutating func action(_ name: ActionName, _ object: ObjectReader) -> TimelineAction? {
+    private mutating func action(_ name: ActionName, _ object: ObjectReader) -> EngineCommand? {
         switch name {
         case .midi: midi(object)
         case .play: .transport(playing: true)
@@ -120,7 +120,7 @@ struct TimelineReader {
         case .setParam: parameterChange(object)
         case .connect: connection(object)
         case .disconnect: disconnection(object)
-        default: sessionAction(name, object).map(TimelineAction.session)
+        default: sessionAction(name, object).map(EngineCommand.session)
         }
     }
 

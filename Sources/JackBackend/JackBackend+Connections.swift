@@ -6,10 +6,8 @@ import Glibc
 
 /// What happened to one requested JACK connection.
 public struct ConnectionOutcome: Sendable, CustomStringConvertible {
-    public enum Result: Sendable, Equatable {
-        case connected, alreadyConnected
-        case failed(String)
-    }
+    /// The same result the control side sees through ``ControlBackend``.
+    public typealias Result = PortConnectionResult
 
     public let source: String
     public let destination: String

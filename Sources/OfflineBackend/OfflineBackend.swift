@@ -4,7 +4,7 @@ import NodeKit
 /// Drives plans with a manual clock: the same `Renderer` as JACK, one cycle per call, no server.
 ///
 /// Tests and `iaa render` use it. Outside inputs are silent (nothing is connected offline).
-public final class OfflineBackend: AudioBackend {
+public final class OfflineBackend: ControlBackend {
     public let sampleRate: Double
     public let maximumFrames: Int
     public let exchange = PlanExchange()
@@ -32,14 +32,17 @@ public final class OfflineBackend: AudioBackend {
     /// The real-time counter's totals when the probe is armed (IAA_RT_PROBE=1).
     public var probeCounts: (mallocs: Int, retains: Int)? { probe.counts() }
 
+    public var currentPlan: RenderPlan? { exchange.currentPlan }
+
+    /// Cycles are as long as the caller asks, at most `maximumFrames`.
+    public var currentBufferSize: Int { maximumFrames }
+
     public func install(_ plan: RenderPlan) {
         precondition(plan.maximumFrames >= maximumFrames, "plan compiled for smaller cycles")
         exchange.publish(plan)
         exchange.collect(audioStopped: true)
     }
 
-    /// Renders one cycle of `frames` (at most `maximumFrames`) and returns the plan it rendered,
-    /// whose output buffers hold the result until the next cycle.
     /// Sets the tempo and meter (the graph's `transport` block).
     public func setTempo(_ tempo: Double, beatsPerBar: Double) {
         transport.tempo = tempo
@@ -63,6 +66,8 @@ public final class OfflineBackend: AudioBackend {
         return true
     }
 
+    /// Renders one cycle of `frames` (at most `maximumFrames`) and returns the plan it rendered,
+    /// whose output buffers hold the result until the next cycle.
     @discardableResult
     public func renderCycle(frames: Int) -> RenderPlan? {
         precondition(frames > 0 && frames <= maximumFrames, "frames out of range")
@@ -92,4 +97,13 @@ public final class OfflineBackend: AudioBackend {
         }
         return exchange.currentPlan
     }
+}
+
+/// Offline, the plan is all there is: no ports outside the engine to connect.
+extension OfflineBackend {
+    public func connectPorts(_ pair: PortPair) -> PortConnectionResult {
+        .failed("an offline render has no ports outside the engine")
+    }
+
+    public func disconnectPorts(_ pair: PortPair) -> Bool { false }
 }

@@ -36,11 +36,11 @@ struct TimelineEngineActionTests {
             .setParameter(app: "tone", index: 1, value: ParameterValue.parse("-6dB") ?? 0),
             .setParameter(app: "bus", index: 0, value: 0.5),
             // Into a host from a plain app: Inter-App Audio refuses it, but at run time, not here.
-            .connect(Connection(from: Self.port(4, 0), to: Self.port(0, 1), gain: 0.5)),
-            .connect(Connection(from: Self.port(2, 0), to: Self.port(5, 1))),
-            .disconnect(from: Self.port(1, 0), to: Self.port(0, 0)),
+            .connect([Connection(from: Self.port(4, 0), to: Self.port(0, 1), gain: 0.5)]),
+            .connect([Connection(from: Self.port(2, 0), to: Self.port(5, 1))]),
+            .disconnect([Connection(from: Self.port(1, 0), to: Self.port(0, 0))]),
             // Not a connection of the graph file; an earlier `connect` could have made it.
-            .disconnect(from: Self.port(4, 0), to: Self.port(3, 0)),
+            .disconnect([Connection(from: Self.port(4, 0), to: Self.port(3, 0))]),
             .transport(playing: false),
             .session(.activate(app: "keys")),
         ])

@@ -1,0 +1,28 @@
+import NodeKit
+
+/// What the control side asks of a backend beyond installing plans: the one seam between the
+/// engine and JACK or the offline clock. Commands (``EngineCommand``) are performed against it,
+/// so they run the same way live and offline; where a backend cannot do something (the offline
+/// backend has no ports outside the engine, JACK takes MIDI on its ports), it says so.
+public protocol ControlBackend: AudioBackend {
+    /// The plan being rendered (its slots take parameter changes).
+    var currentPlan: RenderPlan? { get }
+    /// The cycle length now, in frames: at most `maximumFrames`, and JACK's may change.
+    var currentBufferSize: Int { get }
+    /// Delivers a MIDI message to `app`'s MIDI input at the start of the next cycle; false when
+    /// the app has none or the backend takes MIDI only from outside.
+    @discardableResult
+    func injectMIDI(_ event: MIDIEvent, app: String) -> Bool
+    /// Starts or stops the host transport.
+    func setPlaying(_ playing: Bool)
+    /// Connects two ports outside the plan by their backend names.
+    func connectPorts(_ pair: PortPair) -> PortConnectionResult
+    /// Breaks a connection between ports outside the plan; false when they were not connected.
+    func disconnectPorts(_ pair: PortPair) -> Bool
+}
+
+/// What happened to one requested connection between ports outside the plan.
+public enum PortConnectionResult: Sendable, Equatable {
+    case connected, alreadyConnected
+    case failed(String)
+}

@@ -1,0 +1,99 @@
+import AudioGraph
+import AudioSession
+import NodeKit
+
+/// Where commands are performed: a running engine's sessions and backend, live (``EngineCore``
+/// on JACK) or offline (``OfflineEngine`` under a timeline). What differs between the two is
+/// only what this protocol asks: how a changed graph is installed (live, the node factory follows
+/// the graph) and how the engine waits for a fade (a timer live, a frame offline).
+protocol CommandHost: AnyObject {
+    var sessions: SessionController { get }
+    var controlBackend: any ControlBackend { get }
+    /// Installs a graph with the same apps and other connections under the same sessions
+    /// (``PlanInstall`` with `.adopt`) and returns the session events the change caused.
+    func install(_ graph: Graph, at time: Double) throws -> [SessionEvent]
+    /// Installs `graph` once the nodes it no longer renders have faded out: the graph's gain ramp
+    /// after `time`.
+    func installAfterFade(_ graph: Graph, at time: Double)
+    /// Outside ports are about to be connected or disconnected at the command's request (live,
+    /// the engine attributes the connection notification to itself and holds rule connections).
+    func willConnectPorts(_ pair: PortPair)
+    func willDisconnectPorts(_ pair: PortPair)
+}
+
+extension CommandHost {
+    /// Performs `command` at `time` (seconds on the engine's clock): the one way a change reaches
+    /// a running engine, from a request, a timeline or a test. A refusal is in the outcome; only a
+    /// plan that cannot be built or installed throws.
+    func perform(_ command: EngineCommand, at time: Double) throws -> CommandOutcome {
+        switch command {
+        case .session(let action):
+            let outcome = applySession(action, at: time)
+            return CommandOutcome(refusal: outcome.error.map(CommandRefusal.session), events: outcome.events,
+                                  warnings: outcome.warnings)
+        case .midi(let app, let bytes):
+            // A message to an app whose input no plan reads is dropped, as on a MIDI cable to nothing.
+            controlBackend.injectMIDI(MIDIEvent(frame: 0, status: bytes.first ?? 0, data1: bytes.count > 1 ? bytes[1] : 0,
+                                                data2: bytes.count > 2 ? bytes[2] : 0, size: UInt8(bytes.count)), app: app)
+        case .transport(let playing):
+            controlBackend.setPlaying(playing)
+        case .setParameter(let app, let index, let value):
+            controlBackend.currentPlan?.slot(for: app)?.setParameter(index, to: value)
+        case .connect(let connections):
+            var edited = sessions.graph
+            for connection in connections {
+                switch edited.connecting(connection, live: sessions.policy) {
+                case .success(let next): edited = next
+                case .failure(let error): return .refused(.connect(error))
+                }
+            }
+            let events = try install(edited, at: time)
+            installAwaitingGraph(at: time)
+            return CommandOutcome(events: events)
+        case .disconnect(let connections):
+            var edited = sessions.graph
+            for connection in connections {
+                switch edited.disconnecting(from: connection.from, to: connection.to) {
+                case .success(let next): edited = next
+                case .failure(let error): return .refused(.disconnect(error))
+                }
+            }
+            // A node losing its last host fades out first; the plan without the connection follows.
+            let events = sessions.graphChanged(to: edited, at: time)
+            _ = sessions.takeGraphAwaitingInstall()
+            installAfterFade(sessions.graph, at: time)
+            return CommandOutcome(events: events)
+        case .connectPorts(let pairs):
+            var already: [Bool] = []
+            for pair in pairs {
+                willConnectPorts(pair)
+                switch controlBackend.connectPorts(pair) {
+                case .connected: already.append(false)
+                case .alreadyConnected: already.append(true)
+                case .failed(let why): return .refused(.portsRefused(pair, reason: why))
+                }
+            }
+            return CommandOutcome(alreadyConnected: already)
+        case .disconnectPorts(let pairs):
+            for pair in pairs {
+                willDisconnectPorts(pair)
+                guard controlBackend.disconnectPorts(pair) else { return .refused(.portsNotConnected(pair)) }
+            }
+        }
+        return CommandOutcome()
+    }
+
+    /// Applies a session action (from a command, the clock or a route change), then ends what
+    /// Inter-App Audio no longer allows: the nodes fade out and the plan without them follows.
+    func applySession(_ action: SessionAction, at time: Double) -> SessionOutcome {
+        let outcome = sessions.apply(action, at: time)
+        installAwaitingGraph(at: time)
+        return outcome
+    }
+
+    /// Installs the graph the session controller left waiting, once its nodes have faded out.
+    func installAwaitingGraph(at time: Double) {
+        guard let graph = sessions.takeGraphAwaitingInstall() else { return }
+        installAfterFade(graph, at: time)
+    }
+}

@@ -1,0 +1,56 @@
+import AudioGraph
+import AudioSession
+
+/// Why an ``EngineCommand`` was refused; nothing it would have changed has changed (a refused
+/// session action may still have caused events, which its ``CommandOutcome`` carries). A live
+/// request turns it into a protocol error (`RequestError.init(_:)`), an offline render into its
+/// log entry (`logEntry`).
+enum CommandRefusal: Error {
+    /// The session policy refused the action, with AVAudioSession's code.
+    case session(SessionError)
+    /// A connection between apps would close a cycle, exists already, or breaks Inter-App Audio's rules.
+    case connect(GraphEditError)
+    /// A connection between apps to remove is not there.
+    case disconnect(GraphEditError)
+    /// The backend could not connect two outside ports (JACK refused, or there are none offline).
+    case portsRefused(PortPair, reason: String)
+    /// Two outside ports to disconnect are not connected.
+    case portsNotConnected(PortPair)
+
+    /// The refusal as the scenario log writes it: a code, AVAudioSession's four-character code
+    /// where Apple has one, and the message with its hint.
+    var logEntry: (code: String, fourCC: String, message: String) {
+        switch self {
+        case .session(let error):
+            return (error.code.rawValue, error.code.fourCC, error.message)
+        case .connect(let error), .disconnect(let error):
+            // Inter-App Audio's refusals are AVAudioSession's too.
+            let fourCC: String
+            switch error.code {
+            case .missingEntitlement: fourCC = SessionError.Code.missingEntitlement.fourCC
+            case .incompatibleCategory: fourCC = SessionError.Code.incompatibleCategory.fourCC
+            default: fourCC = ""
+            }
+            return (error.code.rawValue, fourCC, error.hint.map { "\(error.message); \($0)" } ?? error.message)
+        case .portsRefused, .portsNotConnected:
+            let error = EngineCore.RequestError(self)
+            return (error.code, "", error.message)
+        }
+    }
+}
+
+/// What performing an ``EngineCommand`` did.
+struct CommandOutcome {
+    /// Set when the command was refused.
+    var refusal: CommandRefusal?
+    /// The session events it caused, in order.
+    var events: [SessionEvent] = []
+    /// The session policy's warnings about an action it accepted.
+    var warnings: [String] = []
+    /// For `connectPorts`, whether each pair was connected already.
+    var alreadyConnected: [Bool] = []
+
+    static func refused(_ refusal: CommandRefusal) -> CommandOutcome {
+        CommandOutcome(refusal: refusal)
+    }
+}

@@ -1,0 +1,75 @@
+import AudioGraph
+import AudioSession
+import ControlSocket
+import Foundation
+
+/// The live engine performs commands (``CommandHost``) on JACK; `set`, `connect`, `disconnect`
+/// and the session methods are one command each, read by ``RequestDecoder``.
+extension EngineCore: CommandHost {
+    var controlBackend: any ControlBackend { backend }
+
+    var decoder: RequestDecoder {
+        let backend = backend
+        return RequestDecoder(graph: graph, clientName: clientName, fullName: backend.fullName, outsidePorts: backend.resolve)
+    }
+
+    func install(_ graph: Graph, at time: Double) throws -> [SessionEvent] {
+        try install(graph, sameSessions: true)
+    }
+
+    /// Installs `graph` after the gain ramp, unless its connections changed meanwhile.
+    func installAfterFade(_ graph: Graph, at time: Double) {
+        queue.asyncAfter(deadline: .now() + graph.policy.rampSeconds + 0.005) { [self] in
+            // An app admitted or removed meanwhile makes `graph` stale too.
+            if self.graph.connections == graph.connections, self.graph.apps.map(\.id) == graph.apps.map(\.id) {
+                _ = try? install(graph, sameSessions: true)
+            }
+        }
+    }
+
+    /// Its notification says `by: iaa`.
+    func willConnectPorts(_ pair: PortPair) {
+        noteOwnConnection(pair.source, pair.destination)
+    }
+
+    /// A rule's connection stays removed, as one removed by hand (see `heldRulePairs`).
+    func willDisconnectPorts(_ pair: PortPair) {
+        if rulePair(pair.source, pair.destination) != nil { heldRulePairs.insert([pair.source, pair.destination]) }
+    }
+
+    /// Performs the command `request` asks for, now, and replies with what it did.
+    func performRequest(_ method: ControlMethod, _ request: ControlRequest) throws -> ControlReply {
+        let command = try decoder.command(method, request)
+        let outcome = try perform(command, at: now)
+        if method.isSessionAction { return sessionReply(outcome) }
+        publisher.publish(outcome.events)
+        if let refusal = outcome.refusal { throw RequestError(refusal) }
+        switch command {
+        case .setParameter(let app, _, let value):
+            return .result(.object([("app", .string(app)), ("param", .string(try decoder.string(request, "param"))),
+                                    ("value", .number(Double(value)))]))
+        case .connect(let connections):
+            return .result(.object([("connected", .array(connections.map { connection in
+                let (from, to) = Self.names(connection, in: graph)
+                return .object([("from", .string(from)), ("to", .string(to)), ("internal", .bool(true)), ("already", .bool(false))])
+            }))]))
+        case .connectPorts(let pairs):
+            return .result(.object([("connected", .array(zip(pairs, outcome.alreadyConnected).map { pair, already in
+                .object([("from", .string(pair.source)), ("to", .string(pair.destination)), ("internal", .bool(false)),
+                         ("already", .bool(already))])
+            }))]))
+        case .disconnect(let connections):
+            return .result(.object([("disconnected", .array(connections.map { connection in
+                let (from, to) = Self.names(connection, in: graph)
+                return .object([("from", .string(from)), ("to", .string(to)), ("internal", .bool(true))])
+            }))]))
+        case .disconnectPorts(let pairs):
+            return .result(.object([("disconnected", .array(pairs.map { pair in
+                .object([("from", .string(pair.source)), ("to", .string(pair.destination)), ("internal", .bool(false))])
+            }))]))
+        case .session, .midi, .transport:
+            // The decoder reads no MIDI or transport request; session actions replied above.
+            preconditionFailure("no reply for \(command)")
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import AudioGraph
+import ControlSocket
+import Foundation
+import JackBackend
+
+/// Watching the running engine on every control tick: the session clock, faulted nodes, xruns,
+/// transport requests from nodes, and the `top` stream. Stalls are in EngineCore+Stall.
+extension EngineCore {
+    /// Runs on every control tick: the session clock, node transport requests, retired plans.
+    func tick() {
+        let time = now
+        if let deadline = sessions.nextDeadline, deadline <= time {
+            publisher.publish(applySession(.advanceTime(to: time), at: time).events)
+        }
+        backend.collectRetiredPlans()
+        announceXruns(at: time)
+        announceStall(at: time)
+        // Twice a second: a refused rule connection is tried again (see `ruleFailures`).
+        if !ruleFailures.isEmpty, Int(time * 10) % 5 == 0 { keepRules() }
+        if programs.retryDue, Int(time * 10) % 5 == 0 { routePrograms() }
+        guard let plan = backend.currentPlan else { return }
+        for app in plan.slotAppIDs where !faultsReported.contains(app) {
+            guard let slot = plan.slot(for: app), slot.isFaulted else { continue }
+            faultsReported.insert(app)
+            let fault = describeFault(slot)
+            publisher.announce("event", .object([
+                ("app", .string(app)), ("name", .string(fault.action)), ("fault", .string(fault.kind)),
+                ("reason", .string("\(fault.reason); re-enable it with `iaa enable \(app)`")),
+            ]), at: time)
+            StandardError.warning("app \"\(app)\" is \(fault.action): \(fault.reason); `iaa enable \(app)` re-enables it")
+        }
+        for app in plan.slotAppIDs {
+            switch plan.slot(for: app)?.takeTransportRequest() ?? .none {
+            case .play: backend.startTransport()
+            case .stop: backend.stopTransport()
+            case .toggleRecord:
+                let recording = backend.toggleRecording()
+                publisher.announce("transport", .object([
+                    ("recording", .bool(recording)), ("by", .string(app)),
+                ]), at: time)
+            case .none: break
+            }
+        }
+    }
+
+    /// One `xrun` line on the event stream per tick in which JACK reported xruns or a cycle ran
+    /// past the period: how many, how many were iaa's (past the period on its CPU time), and how
+    /// many only by the clock (the system took the CPU away), with the cycle count for context.
+    func announceXruns(at time: Double) {
+        let now = (all: backend.xrunCount, ours: backend.ourXrunCount, preempted: backend.preemptedOverrunCount)
+        guard now != xrunsAnnounced else { return }
+        if now.all >= xrunsAnnounced.all, now.ours >= xrunsAnnounced.ours, now.preempted >= xrunsAnnounced.preempted {
+            publisher.announce("xrun", .object([
+                ("count", .number(Double(now.all - xrunsAnnounced.all))), ("ours", .bool(now.ours > xrunsAnnounced.ours)),
+                ("oursCount", .number(Double(now.ours - xrunsAnnounced.ours))),
+                ("preempted", .number(Double(now.preempted - xrunsAnnounced.preempted))),
+                ("cycle", .number(Double(backend.cycleCount))),
+            ]), at: time)
+        }
+        // A new backend (after a server restart) counts from zero again.
+        xrunsAnnounced = now
+    }
+
+    /// How a faulted slot is handled and why, in the words of events and `status`.
+    func describeFault(_ slot: NodeSlot) -> (kind: String, action: String, reason: String) {
+        switch slot.fault {
+        case .deadline:
+            return ("deadline", slot.canBypass ? "bypassed" : "muted",
+                    "its process took more than \(Int((deadlineShare * 100).rounded())) % of the period in 3 consecutive cycles")
+        case .nonFinite, .none:
+            return ("nonFinite", "muted", "its output held NaN or infinity")
+        }
+    }
+
+    /// Re-enables an app muted for a fault.
+    func enable(_ app: String) -> Bool {
+        if enableIsolated(app) { return true }
+        guard let slot = backend.currentPlan?.slot(for: app), slot.isFaulted else { return false }
+        slot.clearFault()
+        faultsReported.remove(app)
+        return true
+    }
+
+    /// One `iaa top` line: the engine's share of the period, and each app's gain and state.
+    func publishTop() {
+        let watched = publisher.isWatched("top")
+        backend.setMetering(watched)
+        guard watched else { return }
+        let busy = backend.takeBusyTimes()
+        let period = Double(backend.currentBufferSize) / backend.sampleRate
+        let plan = backend.currentPlan
+        let apps: [JSONValue] = graph.apps.map { app in
+            let state = sessions.policy.state(of: app.id)
+            let meter = plan?.takeMeter(app: app.id)
+            let peak = meter.map { $0.peak > 0 ? 20 * log10(Double($0.peak)) : -200 } ?? -200
+            return .object([("id", .string(app.id)),
+                            ("busy", .number((meter?.seconds ?? 0) / period)), ("peak", .number(peak)),
+                            ("gain", .number(Double(backend.currentPlan?.slot(for: app.id)?.policyGainTargetValue ?? 1))),
+                            ("state", .string(programIsAway(app) ? "not running"
+                                : state.map { $0.suspended ? "suspended" : $0.interrupted ? "interrupted" : $0.ducked ? "ducked" : $0.audible ? "audible" : "silent" } ?? "running"))])
+        }
+        publisher.publish(JSONValue.object([
+            ("t", .number(now)), ("period", .number(period)),
+            ("busy", .number(busy.last / period)), ("busyMax", .number(busy.maximum / period)),
+            ("dspLoad", .number(backend.dspLoad)), ("xruns", .number(Double(backend.xrunCount))),
+            ("ourXruns", .number(Double(backend.ourXrunCount))), ("apps", .array(apps)),
+        ]), topic: "top")
+    }
+}

@@ -1,0 +1,44 @@
+import AudioSession
+import ControlSocket
+
+/// Where the running engine says what happened: the `events` stream (`iaa events`), a program
+/// app's own stream, the `top` stream, and stderr. Every line carries `t`, seconds on the engine's
+/// clock. Control queue only.
+final class EventPublisher {
+    /// The control socket once it listens; until then lines go to stderr only.
+    var server: ControlServer?
+    let clock: EngineClock
+
+    init(clock: EngineClock) {
+        self.clock = clock
+    }
+
+    /// Session events, as Apple delivers them: to `events`, to the app's program stream, and stderr.
+    func publish(_ events: [SessionEvent]) {
+        for event in events {
+            let line = JSONValue.object([("t", .number(clock.now)), ("event", SessionLog.payload(event))])
+            server?.publish(line, topic: "events")
+            server?.publish(line, topic: Self.programTopic(event.app))
+            StandardError.write("iaa: event: \(SessionLog.payload(event).text)")
+        }
+    }
+
+    /// One `{"t", key: payload}` line on the `events` stream: `key` is `event`, `connection`,
+    /// `transport`, `xrun` or `reload`. `time` defaults to now.
+    func announce(_ key: String, _ payload: JSONValue, at time: Double? = nil) {
+        server?.publish(JSONValue.object([("t", .number(time ?? clock.now)), (key, payload)]), topic: "events")
+    }
+
+    /// Whether anyone follows `topic` now (what is not watched need not be measured).
+    func isWatched(_ topic: String) -> Bool {
+        (server?.subscriberCount(topic: topic) ?? 0) > 0
+    }
+
+    /// A line of its own making on `topic` (`top`).
+    func publish(_ line: JSONValue, topic: String) {
+        server?.publish(line, topic: topic)
+    }
+
+    /// The stream a program app's connection follows after `program.attach`.
+    static func programTopic(_ app: String) -> String { "program:" + app }
+}

@@ -42,12 +42,15 @@ let package = Package(
         .target(name: "SignalAnalysis"),
         .target(name: "CFloatEnvironment"),
         .target(name: "CThreadNotes"),
+        // The built-in nodes' and the renderer's inner loops, compiled for baseline and for AVX2+FMA,
+        // one chosen at load time (README, "How it works").
+        .target(name: "CKernels"),
         // The one JSON reader (located values, recovering strict parse) and the one escaper.
         .target(name: "LocatedJSON"),
-        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment", "CThreadNotes", "LocatedJSON",
+        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment", "CThreadNotes", "CKernels", "LocatedJSON",
                                                    .product(name: "Yams", package: "Yams")]),
         .target(name: "AudioFiles", dependencies: ["CSndfile"]),
-        .target(name: "Nodes", dependencies: ["NodeKit", "AudioGraph"]),
+        .target(name: "Nodes", dependencies: ["NodeKit", "AudioGraph", "CKernels"]),
         .target(name: "OfflineBackend", dependencies: ["AudioGraph", "AudioFiles"]),
         // Loads plugin libraries by path (dlopen, control side only) and wraps them as node types.
         .target(name: "PluginHost", dependencies: ["NodeKit", "AudioGraph", "IAAPluginABI", "CPluginFormats"]),
@@ -75,7 +78,7 @@ let package = Package(
         // Tests find Tests/Fixtures and graphs/ through #filePath.
         .testTarget(name: "LocatedJSONTests", dependencies: ["LocatedJSON"]),
         .testTarget(name: "AudioGraphTests", dependencies: ["AudioGraph", "Nodes", "LocatedJSON"]),
-        .testTarget(name: "NodesTests", dependencies: ["Nodes", "NodeKit", "SignalAnalysis"]),
+        .testTarget(name: "NodesTests", dependencies: ["Nodes", "NodeKit", "SignalAnalysis", "CKernels"]),
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis"]),
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles"]),
         .testTarget(name: "OfflineBackendTests", dependencies: ["OfflineBackend", "Nodes", "AudioGraph", "AudioFiles", "SignalAnalysis"]),

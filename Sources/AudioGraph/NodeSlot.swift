@@ -265,8 +265,10 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
             return
         }
         advanceParameters(context.frames)
-        let own = outputGainIndex >= 0 ? ramps[outputGainIndex] : .constant(1)
-        let folded = outputGainIndex >= 0 && foldPolicyGain(gain, into: own)
+        // At a settled unity policy gain (nearly always) there is nothing to fold or apply.
+        let foldable = outputGainIndex >= 0 && !(gain.isSteady && gain.end == 1)
+        let own = foldable ? ramps[outputGainIndex] : .constant(1)
+        let folded = foldable && foldPolicyGain(gain, into: own)
         node.process(ProcessContext(
             frames: context.frames, sampleRate: sampleRate, sampleTime: context.sampleTime,
             inputs: AudioInputs(base: inputs, count: inputCount, frames: context.frames),
@@ -283,12 +285,11 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
 
     /// Hands the node its output gain times the policy gain, when the product is still a ramp
     /// (at most one of the two moves): the node's own pass then applies the session's gain too.
-    /// Returns false, changing nothing, when there is nothing to fold (unity) or both move.
+    /// Returns false, changing nothing, when both move.
     /// - Realtime: safe.
     @inline(__always)
     private func foldPolicyGain(_ gain: ParameterRamp, into own: ParameterRamp) -> Bool {
         if gain.isSteady {
-            guard gain.end != 1 else { return false }
             let g = gain.end
             ramps[outputGainIndex] = ParameterRamp(start: own.start * g, step: own.step * g,
                                                    rampFrames: own.rampFrames, end: own.end * g)

@@ -1,5 +1,6 @@
 #include "iaa_kernels.h"
 #include <stddef.h>
+#include <stdlib.h>
 
 /* Eight floats and eight 32-bit words: one AVX register, or two SSE2/NEON registers. */
 typedef float f8 __attribute__((vector_size(32)));
@@ -37,7 +38,6 @@ static int cpu_has_avx2_fma(void) {
  * reads a pointer that never changes again. IAA_KERNELS=portable keeps the baseline build (to
  * compare the two on one machine). */
 __attribute__((constructor)) static void choose_kernels(void) {
-    extern char *getenv(const char *);
     const char *forced = getenv("IAA_KERNELS");
     if (forced && forced[0] == 'p') return;
     if (cpu_has_avx2_fma()) {

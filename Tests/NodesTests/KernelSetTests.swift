@@ -136,6 +136,34 @@ struct KernelSetTests {
         }
     }
 
+    @Test("svf: the TPT recursion in Double within 1e-6, in each mode, state carried across calls")
+    func stateVariableFilter() {
+        let g = tan(Double.pi * 1_200 / 48_000), k = 0.5
+        let a1 = 1 / (1 + g * (g + k)), a2 = g * a1, a3 = g * a2
+        for (name, table) in Self.sets {
+            for mode in 0...2 {
+                for frames in Self.frameCounts {
+                    var state = iaa_svf(ic1eq: 0, ic2eq: 0, k: k, a1: a1, a2: a2, a3: a3)
+                    var ic1 = 0.0, ic2 = 0.0, worst = 0.0
+                    for call in 0..<4 {
+                        let input = Self.signal(Double(call + 1), frames: frames)
+                        var out = [Float](repeating: .nan, count: frames)
+                        table.svf(&state, input, &out, frames, Int32(mode))
+                        for frame in 0..<frames {
+                            let v0 = Double(input[frame]), v3 = v0 - ic2
+                            let v1 = a1 * ic1 + a2 * v3, v2 = ic2 + a2 * ic1 + a3 * v3
+                            ic1 = 2 * v1 - ic1
+                            ic2 = 2 * v2 - ic2
+                            let exact = mode == 0 ? v2 : mode == 1 ? v0 - k * v1 - v2 : k * v1
+                            worst = max(worst, abs(Double(out[frame]) - exact))
+                        }
+                    }
+                    #expect(worst < 1e-6, "\(name), mode \(mode), \(frames) frames")
+                }
+            }
+        }
+    }
+
     @Test("scale, scale_ramp, sum and mix: the exact arithmetic within 1e-6")
     func linear() {
         for (name, table) in Self.sets {

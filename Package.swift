@@ -43,17 +43,20 @@ let package = Package(
         .target(name: "SignalAnalysis"),
         .target(name: "CFloatEnvironment"),
         .target(name: "CThreadNotes"),
+        // The built-in nodes' and the renderer's inner loops, compiled for baseline and for AVX2+FMA,
+        // one chosen at load time (README, "How it works").
+        .target(name: "CKernels"),
         // The one JSON reader (located values, recovering strict parse) and the one escaper.
         .target(name: "LocatedJSON"),
         // The validated graph and its rules, and the real-time core: plan compiler, plan, renderer,
         // node slots, plan exchange. Reads no file.
-        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment", "CThreadNotes"]),
+        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment", "CThreadNotes", "CKernels"]),
         // Graph, timeline and grants files: decoding (JSON, and YAML through Yams), the description,
         // validation with located diagnostics, timeline actions. Produces what AudioGraph runs.
         .target(name: "GraphFormat", dependencies: ["AudioGraph", "NodeKit", "AudioSession", "LocatedJSON",
                                                     .product(name: "Yams", package: "Yams")]),
         .target(name: "AudioFiles", dependencies: ["CSndfile"]),
-        .target(name: "Nodes", dependencies: ["NodeKit", "AudioGraph"]),
+        .target(name: "Nodes", dependencies: ["NodeKit", "AudioGraph", "CKernels"]),
         .target(name: "OfflineBackend", dependencies: ["AudioGraph", "NodeKit", "AudioFiles"]),
         // Loads plugin libraries by path (dlopen, control side only) and wraps them as node types.
         .target(name: "PluginHost", dependencies: ["NodeKit", "AudioGraph", "GraphFormat", "IAAPluginABI", "CPluginFormats"]),
@@ -84,7 +87,7 @@ let package = Package(
         // Tests find Tests/Fixtures and graphs/ through #filePath.
         .testTarget(name: "LocatedJSONTests", dependencies: ["LocatedJSON"]),
         .testTarget(name: "GraphFormatTests", dependencies: ["TestKit", "GraphFormat", "AudioGraph", "AudioSession", "NodeKit", "Nodes", "LocatedJSON"]),
-        .testTarget(name: "NodesTests", dependencies: ["Nodes", "NodeKit", "SignalAnalysis"]),
+        .testTarget(name: "NodesTests", dependencies: ["Nodes", "NodeKit", "SignalAnalysis", "CKernels"]),
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis"]),
         .testTarget(name: "AudioFilesTests", dependencies: ["TestKit", "AudioFiles"]),
         .testTarget(name: "OfflineBackendTests", dependencies: ["OfflineBackend", "Nodes", "NodeKit", "AudioGraph", "GraphFormat", "SignalAnalysis"]),

@@ -1,3 +1,4 @@
+import CKernels
 import NodeKit
 
 /// One entry of a plan: mix the inputs of one app, then run its node.
@@ -51,11 +52,9 @@ struct InputMix: BitwiseCopyable {
     let programEnd: Bool
 }
 
-/// One internal connection as seen by the input it feeds.
-struct MixSource: BitwiseCopyable {
-    let buffer: UnsafePointer<Float>
-    let gain: Float
-}
+/// One internal connection as seen by the input it feeds (`buffer`, `gain`): the C struct, so the
+/// mixing kernel reads the plan's `sources` table as it is.
+typealias MixSource = iaa_mix_source
 
 /// An app port that the backend exposes outside the engine (a JACK port).
 public struct ExternalPort: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import CKernels
 import CThreadNotes
 import NodeKit
 
@@ -80,37 +81,10 @@ public enum Renderer {
             let only = plan.sources[input.sourceStart]
             if only.gain == 1 { return only.buffer }
         }
-        let sum = input.mixBuffer
-        var first = true
-        if let external {
-            sum.update(from: external, count: frames)
-            first = false
-        }
-        for index in input.sourceStart..<(input.sourceStart + input.sourceCount) {
-            let source = plan.sources[index]
-            if first {
-                scale(source.buffer, by: source.gain, into: sum, frames: frames)
-                first = false
-            } else {
-                accumulate(source.buffer, gain: source.gain, into: sum, frames: frames)
-            }
-        }
-        return UnsafePointer(sum)
-    }
-
-    /// - Realtime: safe.
-    @inline(__always)
-    static func scale(_ source: UnsafePointer<Float>, by gain: Float, into out: UnsafeMutablePointer<Float>, frames: Int) {
-        for frame in 0..<frames { out[frame] = source[frame] * gain }
-    }
-
-    /// - Realtime: safe.
-    @inline(__always)
-    static func accumulate(_ source: UnsafePointer<Float>, gain: Float, into out: UnsafeMutablePointer<Float>, frames: Int) {
-        if gain == 1 {
-            for frame in 0..<frames { out[frame] += source[frame] }
-        } else {
-            for frame in 0..<frames { out[frame] += source[frame] * gain }
-        }
+        // The outside signal, every connection's gain and the sum in one pass over the input's
+        // buffer (CKernels' `mix`), not a copy and then one read-modify-write pass per source.
+        let sources = UnsafePointer(plan.sources.baseAddress.unsafelyUnwrapped + input.sourceStart)
+        iaa_kernels().pointee.mix(external, sources, input.sourceCount, input.mixBuffer, frames)
+        return UnsafePointer(input.mixBuffer)
     }
 }

@@ -22,6 +22,10 @@ public struct NodeType: Sendable {
     /// For types whose nodes keep state (``StatefulNode``): checks a saved state before a graph
     /// loads, returning why it cannot be restored, or nil. Nil for types without state.
     public let checkState: (@Sendable (String) -> String?)?
+    /// The parameter, if any, that multiplies every output and nothing else (a gain stage's gain,
+    /// a mixer's master gain, an oscillator's amplitude). The engine folds the app's session gain
+    /// into it, so ducking costs no pass over the output of its own.
+    public let outputGain: String?
     private let layoutFor: @Sendable (NodeConfiguration) -> NodeLayout
     private let factory: @Sendable (NodeConfiguration) throws -> any AudioNode
 
@@ -29,7 +33,7 @@ public struct NodeType: Sendable {
                 parameters: [ParameterSpec] = [], configuration: [ConfigurationSpec] = [],
                 component: ComponentDescription? = nil, requestedEntitlements: [String] = [],
                 code: NodeCode? = nil, checkState: (@Sendable (String) -> String?)? = nil,
-                layout: @escaping @Sendable (NodeConfiguration) -> NodeLayout,
+                outputGain: String? = nil, layout: @escaping @Sendable (NodeConfiguration) -> NodeLayout,
                 make: @escaping @Sendable (NodeConfiguration) throws -> any AudioNode) {
         self.id = id
         self.displayName = displayName
@@ -40,6 +44,7 @@ public struct NodeType: Sendable {
         self.requestedEntitlements = requestedEntitlements
         self.code = code
         self.checkState = checkState
+        self.outputGain = outputGain
         self.layoutFor = layout
         self.factory = make
     }

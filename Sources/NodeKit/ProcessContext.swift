@@ -70,6 +70,11 @@ public struct AudioInputs: BitwiseCopyable {
     @inlinable public subscript(index: Int) -> UnsafeBufferPointer<Float> {
         UnsafeBufferPointer(start: base[index], count: frames)
     }
+
+    /// The `count` input pointers as one table, for a kernel that reads every input in one pass
+    /// (a mixer summing them block by block).
+    /// - Realtime: safe.
+    @inlinable public var pointers: UnsafePointer<UnsafePointer<Float>> { base }
 }
 
 /// The output buffers of one node for one cycle. The node must write every frame of every output.

@@ -41,10 +41,14 @@ public final class FilterNode: AudioNode {
         make: { _ in FilterNode() }
     )
 
-    private var filter = StateVariableFilter()
+    private let filter = StateVariableFilter()
     private var sampleRate: Double = 48_000
 
     public init() {}
+
+    deinit {
+        filter.deallocate()
+    }
 
     public func prepare(sampleRate: Double, maximumFrames: Int) {
         self.sampleRate = sampleRate
@@ -77,9 +81,7 @@ public final class FilterNode: AudioNode {
         if cutoff.isSteady && resonance.isSteady {
             let coefficients = StateVariableFilter.Coefficients(
                 cutoff: Double(cutoff.end), damping: Self.damping(resonance: resonance.end), sampleRate: sampleRate)
-            for frame in 0..<frames {
-                output[frame] = filter.process(input[frame], coefficients, mode: mode)
-            }
+            filter.render(input, into: output, frames: frames, coefficients, mode: mode)
         } else {
             for frame in 0..<frames {
                 let coefficients = StateVariableFilter.Coefficients(

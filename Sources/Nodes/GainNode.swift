@@ -1,3 +1,4 @@
+import CKernels
 import NodeKit
 
 /// Multiplies its input by a smoothed linear gain.
@@ -18,6 +19,7 @@ public final class GainNode: AudioNode {
         displayName: "Gain",
         summary: "Multiplies its input by a linear gain.",
         parameters: [gainSpec],
+        outputGain: "gain",
         layout: { _ in .monoEffect },
         make: { _ in GainNode() }
     )
@@ -31,15 +33,7 @@ public final class GainNode: AudioNode {
         let gain = context.parameters.count > Parameter.gain
             ? context.parameters[Parameter.gain] : .constant(Self.defaultGain)
 
-        if gain.isSteady {
-            let value = gain.end
-            for frame in 0..<frames {
-                output[frame] = input[frame] * value
-            }
-        } else {
-            for frame in 0..<frames {
-                output[frame] = input[frame] * gain[frame]
-            }
-        }
+        // One kernel for both: a steady gain is a ramp of 0 frames.
+        iaa_kernels().pointee.scale_ramp(input, output, frames, gain.start, gain.step, gain.rampFrames, gain.end)
     }
 }

@@ -1,3 +1,4 @@
+import CKernels
 import NodeKit
 
 /// The host app (`builtin:host-mixer`): mixes the node apps connected to it and runs its output
@@ -86,27 +87,17 @@ public final class HostMixerNode: AudioNode {
 
         let gain = context.parameters.count > Parameter.gain
             ? context.parameters[Parameter.gain] : .constant(Self.defaultGain)
-        if gain.isSteady {
-            let value = gain.end
-            for frame in 0..<frames { output[frame] = source[frame] * value }
-        } else {
-            for frame in 0..<frames { output[frame] = source[frame] * gain[frame] }
-        }
+        iaa_kernels().pointee.scale_ramp(source, output, frames, gain.start, gain.step, gain.rampFrames, gain.end)
     }
 
     /// Writes the sum of the first `count` inputs into `destination` (silence for none).
     /// - Realtime: safe. `destination` may be the first input's own buffer.
     private func sum(_ inputs: AudioInputs, count: Int, into destination: UnsafeMutablePointer<Float>, frames: Int) {
-        guard count > 0, let first = inputs[0].baseAddress else {
+        guard count > 0 else {
             destination.update(repeating: 0, count: frames)
             return
         }
-        if first != UnsafePointer(destination) {
-            destination.update(from: first, count: frames)
-        }
-        for index in 1..<max(count, 1) {
-            guard let input = inputs[index].baseAddress else { continue }
-            for frame in 0..<frames { destination[frame] += input[frame] }
-        }
+        // One pass over `destination` for all inputs (CKernels' `sum`).
+        iaa_kernels().pointee.sum(inputs.pointers, count, destination, frames, 1)
     }
 }

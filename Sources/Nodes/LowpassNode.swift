@@ -27,12 +27,16 @@ public final class LowpassNode: AudioNode {
         make: { _ in LowpassNode() }
     )
 
-    private var filter = OnePoleLowpass()
+    private let filter = OnePoleLowpass()
     private var sampleRate: Double = 48_000
     /// The cutoff the block weights were computed for; NaN forces the first computation.
     private var preparedCutoff: Float = .nan
 
     public init() {}
+
+    deinit {
+        filter.deallocate()
+    }
 
     public func prepare(sampleRate: Double, maximumFrames: Int) {
         self.sampleRate = sampleRate

@@ -1,3 +1,4 @@
+import CKernels
 import NodeKit
 
 /// Sums `inputs` mono inputs and applies a smoothed gain to the sum.
@@ -21,6 +22,7 @@ public final class MixerNode: AudioNode {
         summary: "Sums its inputs and applies a linear gain to the sum.",
         parameters: [gainSpec],
         configuration: [inputsSpec],
+        outputGain: "gain",
         layout: { configuration in layout(inputs: inputCount(configuration)) },
         make: { configuration in MixerNode(inputs: inputCount(configuration)) }
     )
@@ -51,33 +53,18 @@ public final class MixerNode: AudioNode {
         guard context.outputs.count > 0, let output = context.outputs[0].baseAddress else { return }
         let frames = context.frames
         let count = min(inputCount, context.inputs.count)
-        guard count > 0, let first = context.inputs[0].baseAddress else {
+        guard count > 0 else {
             output.update(repeating: 0, count: frames)
             return
         }
-        if first != UnsafePointer(output) {
-            output.update(from: first, count: frames)
-        }
-        for index in 1..<count {
-            guard let input = context.inputs[index].baseAddress else { continue }
-            for frame in 0..<frames {
-                output[frame] += input[frame]
-            }
-        }
-
         let gain = context.parameters.count > Parameter.gain
             ? context.parameters[Parameter.gain] : .constant(Self.defaultGain)
-        if gain.isSteady {
-            let value = gain.end
-            // Multiplying by exactly 1 changes nothing, so skip the pass.
-            guard value != 1 else { return }
-            for frame in 0..<frames {
-                output[frame] *= value
-            }
-        } else {
-            for frame in 0..<frames {
-                output[frame] *= gain[frame]
-            }
+        // Every input summed and a steady gain applied in one pass over `out` (blocks of 32 frames
+        // held in registers), instead of a copy and one read-modify-write pass per input.
+        let kernels = iaa_kernels().pointee
+        kernels.sum(context.inputs.pointers, count, output, frames, gain.isSteady ? gain.end : 1)
+        if !gain.isSteady {
+            kernels.scale_ramp(output, output, frames, gain.start, gain.step, gain.rampFrames, gain.end)
         }
     }
 }

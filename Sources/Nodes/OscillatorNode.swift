@@ -1,3 +1,4 @@
+import CKernels
 import NodeKit
 
 /// A sine oscillator whose frequency and amplitude follow their smoothed ramps.
@@ -26,19 +27,27 @@ public final class OscillatorNode: AudioNode {
         displayName: "Oscillator",
         summary: "A sine wave generator with smoothed frequency and amplitude.",
         parameters: [frequencySpec, amplitudeSpec],
+        outputGain: "amplitude",
         layout: { _ in NodeLayout(inputs: [], outputs: [.output("out", "Output")]) },
         make: { _ in OscillatorNode() }
     )
 
     /// Where the next frame starts, in cycles, within [−½, ½].
     private var phase: Double = 0
-    /// Each lane's phase offset within a block of sixteen (lanes 0…7, 8…15), in half cycles, for
-    /// `laneIncrement`: kept between cycles because recomputing it (sixteen `Double` reductions)
-    /// cost as much as a whole block at short cycle lengths.
-    private var laneOffsets = (SIMD8<Float>(), SIMD8<Float>())
+    /// Each lane's phase offset within a block of sixteen, in half cycles, for `laneIncrement`:
+    /// kept between cycles because recomputing it (sixteen `Double` reductions) cost as much as a
+    /// whole block at short cycle lengths. Sixteen contiguous floats, as the sine kernel reads them.
+    private let laneOffsets: UnsafeMutablePointer<Float>
     private var laneIncrement: Double = .nan
 
-    public init() {}
+    public init() {
+        laneOffsets = .allocate(capacity: 16)
+        laneOffsets.initialize(repeating: 0, count: 16)
+    }
+
+    deinit {
+        laneOffsets.deallocate()
+    }
 
     /// - Realtime: safe.
     public func process(_ context: ProcessContext) {
@@ -54,16 +63,22 @@ public final class OscillatorNode: AudioNode {
         if frequency.isSteady {
             let increment = Double(frequency.end) * cyclesPerHertz
             if increment != laneIncrement {
-                var low = SIMD8<Float>(), high = SIMD8<Float>()
-                for lane in 0..<8 {
-                    low[lane] = Float(2 * cycleFraction(Double(lane) * increment))
-                    high[lane] = Float(2 * cycleFraction(Double(lane + 8) * increment))
-                }
-                laneOffsets = (low, high)
+                for lane in 0..<16 { laneOffsets[lane] = Float(2 * cycleFraction(Double(lane) * increment)) }
                 laneIncrement = increment
             }
-            Self.renderSteady(into: output, frames: frames, start: start, increment: increment,
-                              offsets: laneOffsets, amplitude: amplitude)
+            // The kernel (CKernels' `sine`, AVX2+FMA when the CPU has it) evaluates the eight-lane
+            // polynomial of `sine(halfCycles:)`, sixteen frames per block. Each block's phase comes
+            // from the cycle's start in `Double` (no drift, no serial dependency between blocks)
+            // and is reduced to [−½, ½] cycle before it becomes a `Float`; each lane adds its
+            // offset, also reduced, so every lane's phase lies within [−1, 1] cycle, where a
+            // `Float` resolves 6e-8 cycles. A steady amplitude goes into the polynomial's
+            // coefficients; a ramp multiplies afterwards.
+            let kernels = iaa_kernels().pointee
+            kernels.sine(output, frames, start, increment, laneOffsets, amplitude.isSteady ? amplitude.end : 1)
+            if !amplitude.isSteady {
+                kernels.scale_ramp(output, output, frames, amplitude.start, amplitude.step, amplitude.rampFrames,
+                                   amplitude.end)
+            }
             phase = cycleFraction(start + Double(frames) * increment)
         } else {
             var current = start
@@ -72,65 +87,6 @@ public final class OscillatorNode: AudioNode {
                 current += Double(frequency[frame]) * cyclesPerHertz
             }
             phase = cycleFraction(current)
-        }
-    }
-
-    /// A steady frequency, sixteen frames at a time in `Float`.
-    ///
-    /// Each block's phase comes from the cycle's start in `Double` (no drift, no serial
-    /// dependency between blocks) and is reduced to [−½, ½] cycle before it becomes a `Float`;
-    /// each lane adds its `offsets`, also reduced, so every lane's phase lies within [−1, 1]
-    /// cycle, where a `Float` resolves 6e-8 cycles (4e-7 radians). Phases are passed doubled, in
-    /// the half cycles the kernel takes. Sixteen frames per `Double` reduction rather than eight:
-    /// the reduction and the loop's bookkeeping were a fifth of the instructions per block.
-    /// - Realtime: safe.
-    @inline(__always)
-    private static func renderSteady(into output: UnsafeMutablePointer<Float>, frames: Int, start: Double,
-                                     increment: Double, offsets: (SIMD8<Float>, SIMD8<Float>),
-                                     amplitude: ParameterRamp) {
-        // A steady amplitude goes into the polynomial's coefficients; a ramp multiplies after.
-        let scale = amplitude.isSteady ? amplitude.end : 1
-        var frame = 0
-        while frame < frames {
-            let blockStart = Float(2 * cycleFraction(start + Double(frame) * increment))
-            let low = scaled(sine(halfCycles: offsets.0 + blockStart, scale: scale), from: frame, by: amplitude)
-            if frames - frame >= 16 {
-                let high = scaled(sine(halfCycles: offsets.1 + blockStart, scale: scale), from: frame + 8, by: amplitude)
-                // storeBytes does not need alignment (SE-0349): unaligned vector stores.
-                UnsafeMutableRawPointer(output + frame).storeBytes(of: low, as: SIMD8<Float>.self)
-                UnsafeMutableRawPointer(output + frame + 8).storeBytes(of: high, as: SIMD8<Float>.self)
-            } else {
-                store(low, into: output + frame, count: frames - frame)
-                if frames - frame > 8 {
-                    let high = scaled(sine(halfCycles: offsets.1 + blockStart, scale: scale), from: frame + 8,
-                                      by: amplitude)
-                    store(high, into: output + frame + 8, count: frames - frame - 8)
-                }
-            }
-            frame += 16
-        }
-    }
-
-    /// `samples` (frames `first`…`first` + 7) times a ramping amplitude's value at each frame; a
-    /// steady amplitude is already in the samples.
-    /// - Realtime: safe.
-    @inline(__always)
-    private static func scaled(_ samples: SIMD8<Float>, from first: Int, by amplitude: ParameterRamp) -> SIMD8<Float> {
-        if amplitude.isSteady { return samples }
-        // ParameterRamp's subscript, per lane.
-        let index = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + Float(first)
-        let ramped = amplitude.start + amplitude.step * index
-        return samples * ramped.replacing(with: amplitude.end, where: index .>= Float(amplitude.rampFrames))
-    }
-
-    /// Writes the first `count` (at most 8) lanes of `samples`.
-    /// - Realtime: safe.
-    @inline(__always)
-    private static func store(_ samples: SIMD8<Float>, into output: UnsafeMutablePointer<Float>, count: Int) {
-        if count >= 8 {
-            UnsafeMutableRawPointer(output).storeBytes(of: samples, as: SIMD8<Float>.self)
-        } else {
-            for lane in 0..<count { output[lane] = samples[lane] }
         }
     }
 

@@ -1,3 +1,4 @@
+import CKernels
 import NodeKit
 
 /// A polyphonic instrument: MIDI notes on `midi_in` play sine or polyBLEP-saw voices shaped by a
@@ -50,6 +51,7 @@ public final class PolySynthNode: AudioNode {
         parameters: parameterSpecs,
         configuration: [voicesSpec],
         component: ComponentDescription(type: .instrument, subtype: "poly", manufacturer: "iaas", name: "Poly Synth"),
+        outputGain: "gain",
         layout: { _ in
             NodeLayout(inputs: [], outputs: [.output("out", "Output")], midiInputs: [.input("midi_in", "MIDI Input")])
         },
@@ -118,12 +120,7 @@ public final class PolySynthNode: AudioNode {
         renderVoices(into: output, position..<frames, sustain: sustain, saw: saw)
 
         let gain = parameters.count > Parameter.gain ? parameters[Parameter.gain] : .constant(Self.defaultGain)
-        if gain.isSteady {
-            let value = gain.end
-            for frame in 0..<frames { output[frame] *= value }
-        } else {
-            for frame in 0..<frames { output[frame] *= gain[frame] }
-        }
+        iaa_kernels().pointee.scale_ramp(output, output, frames, gain.start, gain.step, gain.rampFrames, gain.end)
     }
 
     /// - Realtime: safe.

@@ -4,7 +4,7 @@
 /// has no call inside. Folding onto a quarter period keeps |t| ≤ π/2, where the series up to
 /// t¹³ errs by less than 1e-9, far below a `Float` sample's resolution. For serial loops (a
 /// frequency ramp, synth voices, filter coefficients); steady oscillators use the eight-lane
-/// `Float` `sine(halfCycles:)`.
+/// `Float` kernel (CKernels' `sine`, whose reference is `sine(halfCycles:)`).
 /// - Realtime: safe.
 @inline(__always)
 func sine(cycles: Double) -> Double {

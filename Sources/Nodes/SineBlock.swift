@@ -1,5 +1,9 @@
 /// sin(π·`halfCycles`) for eight frames at once, in `Float`.
 ///
+/// The oscillator runs this arithmetic as CKernels' `sine8` (compiled for the baseline and for
+/// AVX2+FMA); this Swift form is the reference: SineBlockTests hold it to sin(πx) and its
+/// bound, and KernelSetTests hold both kernel builds to it.
+///
 /// Why `Float` and eight lanes: on baseline x86-64 (SSE2) a register holds four `Float`s but only
 /// two `Double`s, and the two halves of a `SIMD8` give two independent chains to overlap. Why
 /// half cycles: rounding the input to a whole number q folds it onto [−½, ½] with no scaling, and

@@ -1,3 +1,5 @@
+import CKernels
+
 /// A two-pole state-variable filter in topology-preserving-transform form (Zavalishin's TPT,
 /// as Cytomic's "SvfLinearTrapOptimised2" writes it).
 ///
@@ -31,19 +33,45 @@ struct StateVariableFilter {
         }
     }
 
-    private var ic1eq: Double = 0
-    private var ic2eq: Double = 0
+    /// The integrators' charge (and, for `render`, the coefficients), as CKernels' `svf` reads
+    /// them; behind a pointer the owning node allocates (`init`) and frees (`deallocate`), so
+    /// handing it to the kernel costs no dynamic exclusivity check.
+    private let state: UnsafeMutablePointer<iaa_svf>
 
-    /// Filters one sample.
+    /// Allocates the state. Control side.
+    init() {
+        state = .allocate(capacity: 1)
+        state.initialize(to: iaa_svf())
+    }
+
+    /// Frees the state; the owner calls it once, from its `deinit`.
+    func deallocate() {
+        state.deallocate()
+    }
+
+    /// Filters `frames` frames at steady coefficients with the kernel (AVX2+FMA when the CPU has
+    /// it). The output may be the input's own buffer.
+    /// - Realtime: safe.
+    func render(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, frames: Int,
+                _ c: Coefficients, mode: Mode) {
+        state.pointee.k = c.k
+        state.pointee.a1 = c.a1
+        state.pointee.a2 = c.a2
+        state.pointee.a3 = c.a3
+        iaa_kernels().pointee.svf(state, input, output, frames, Int32(mode.rawValue))
+    }
+
+    /// Filters one sample (for coefficients that move every frame).
     /// - Realtime: safe.
     @inline(__always)
-    mutating func process(_ input: Float, _ c: Coefficients, mode: Mode) -> Float {
+    func process(_ input: Float, _ c: Coefficients, mode: Mode) -> Float {
         let v0 = Double(input)
+        let (ic1eq, ic2eq) = (state.pointee.ic1eq, state.pointee.ic2eq)
         let v3 = v0 - ic2eq
         let v1 = c.a1 * ic1eq + c.a2 * v3
         let v2 = ic2eq + c.a2 * ic1eq + c.a3 * v3
-        ic1eq = 2 * v1 - ic1eq
-        ic2eq = 2 * v2 - ic2eq
+        state.pointee.ic1eq = 2 * v1 - ic1eq
+        state.pointee.ic2eq = 2 * v2 - ic2eq
         switch mode {
         case .lowpass: return Float(v2)
         case .highpass: return Float(v0 - c.k * v1 - v2)
@@ -52,8 +80,8 @@ struct StateVariableFilter {
         }
     }
 
-    mutating func reset() {
-        ic1eq = 0
-        ic2eq = 0
+    func reset() {
+        state.pointee.ic1eq = 0
+        state.pointee.ic2eq = 0
     }
 }

@@ -49,6 +49,9 @@ if arguments.first == "profile" {
 let quick = arguments.contains("--quick")
 let budget: Duration = quick ? .milliseconds(60) : .milliseconds(400)
 let voiceCounts = [1, 10, 100, 1_000]
+/// What the targets section at the end compares: per (voices, frames), engine and C AVX2 ns/vf.
+var renderResults: [String: (engine: Double, vector: Double, mallocs: String, retains: String)] = [:]
+var perStep: [Int: Double] = [:]
 let frameCounts = [64, 128, 256]
 let probe = RealtimeProbe.fromEnvironment()
 
@@ -81,7 +84,7 @@ do {
 
 print("")
 print("## Render: oscillator → gain → one-pole lowpass per voice, summed by a mixer tree (≤64 inputs per mixer), 48 kHz, release")
-print("C vector path: \(CReference.hasAVX2 ? "AVX2+FMA" : "portable (no AVX2)"). Times are medians of single cycles; ns/vf = ns per voice-frame.")
+print("C vector path: \(CReference.hasAVX2 ? "AVX2+FMA" : "portable (no AVX2)"); engine kernels: \(Kernels.selected) (IAA_KERNELS=portable forces the baseline build). Times are medians of single cycles; ns/vf = ns per voice-frame.")
 print("")
 row(["voices", "apps", "frames", "engine ns/cycle", "p99", "ns/vf", "% of deadline", "render-only ns", "C scalar ns", "ns/vf", "C vector ns", "ns/vf", "engine/C", "engine/C-vec", "mallocs/cycle", "retains/cycle"])
 row(Array(repeating: "---", count: 16))
@@ -108,6 +111,7 @@ for voices in voiceCounts {
         }
         let voiceFrames = Double(voices * frames)
         let deadline = Double(frames) / sampleRate * 1e9
+        renderResults["\(voices)x\(frames)"] = (engineStats.median / voiceFrames, vector.median / voiceFrames, mallocs, retains)
         row(["\(voices)", "\(engine.appCount)", "\(frames)",
              f(engineStats.median, 0), f(engineStats.p99, 0), f(engineStats.median / voiceFrames, 2),
              f(engineStats.median / deadline * 100, 2) + "%", f(renderStats.median, 0),
@@ -133,8 +137,33 @@ for voices in [100, 1_000] {
     let stats = measure(budget: budget) { engine.cycle() }
     let reference = CReference(voices: voices, frames: 1)
     let scalar = measure(budget: budget / 2) { reference.scalarCycle() }
+    perStep[voices] = stats.median / Double(engine.plan.stepCount)
     row(["\(voices)", "\(engine.plan.stepCount)", f(stats.median, 0), f(stats.median / Double(engine.plan.stepCount), 1),
          f(scalar.median, 0), f(scalar.median / Double(voices), 1)])
+}
+
+// MARK: The targets of issue 18, side by side from the tables above.
+
+print("")
+print("## Targets (issue 18): engine against the C AVX2 reference, same run")
+print("")
+row(["voices", "frames", "engine ns/vf", "C AVX2 ns/vf", "engine / C AVX2", "≤ 1.2×", "mallocs, retains per cycle"])
+row(Array(repeating: "---", count: 7))
+for voices in [100, 1_000] {
+    for frames in frameCounts {
+        guard let result = renderResults["\(voices)x\(frames)"] else { continue }
+        let times = result.engine / result.vector
+        row(["\(voices)", "\(frames)", f(result.engine, 2), f(result.vector, 2), f(times, 2) + "×",
+             times <= 1.2 ? "met" : "not met", "\(result.mallocs), \(result.retains)"])
+    }
+}
+print("")
+for voices in [100, 1_000] {
+    guard let nanoseconds = perStep[voices] else { continue }
+    print("- per-step overhead, \(voices) voices in 1-frame cycles: \(f(nanoseconds, 1)) ns per step (target ≤ 10 ns): \(nanoseconds <= 10 ? "met" : "not met")")
+}
+if !CReference.hasAVX2 {
+    print("- this CPU has no AVX2: the C reference ran its portable loop, so the ratios above are not the issue's")
 }
 
 // MARK: Each node's DSP alone, without the engine around it.

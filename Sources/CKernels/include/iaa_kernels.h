@@ -1,0 +1,87 @@
+/*
+ * iaa_kernels.h: the inner loops of the built-in nodes and of the renderer's mixing, in C.
+ *
+ * Why C: Swift compiles a whole module for one CPU, so a binary that must run on baseline x86-64
+ * (SSE2, no FMA) could never use AVX2. Here every kernel is compiled twice from one body
+ * (kernels_body.h): once for the baseline and, on x86-64, once under a target("avx2,fma")
+ * attribute (not a flag for the whole target, so nothing else needs AVX2). The set is chosen once,
+ * when the library is loaded, from what the CPU reports; the audio thread only calls through the
+ * chosen table's function pointers (no per-sample dispatch). On ARM64 and other targets the
+ * portable build is the only one (NEON by auto-vectorisation).
+ *
+ * Every kernel is real-time safe: no allocation, no lock, no call into libc.
+ */
+#ifndef IAA_KERNELS_H
+#define IAA_KERNELS_H
+
+#pragma clang assume_nonnull begin
+
+/** The one-pole lowpass of builtin:lowpass: y[n] = c·y[n−1] + G·(x[n] + x[n−1]). */
+typedef struct iaa_onepole {
+    float gain;       /* G */
+    float feedback;   /* c */
+    /* c^(k+1) for k = 0…7: y[−1]'s weight in lane k of an eight-frame block. */
+    float powers[8];
+    float previous_input;
+    float previous_output;
+} iaa_onepole;
+
+/** builtin:filter's two-pole TPT state-variable filter: its integrators' state and one cutoff's
+ *  coefficients (k = 1/Q, a1…a3 as Nodes/StateVariableFilter.swift computes them), in double. */
+typedef struct iaa_svf {
+    double ic1eq, ic2eq;
+    double k, a1, a2, a3;
+} iaa_svf;
+
+/** One internal connection as the input it feeds sees it (the renderer's MixSource). */
+typedef struct iaa_mix_source {
+    const float *buffer;
+    float gain;
+} iaa_mix_source;
+
+/** One kernel set. Buffers may be unaligned; `out` may be the (first) input's own buffer. */
+typedef struct iaa_kernel_table {
+    /** A steady sine: out[f] = scale·sin(π·(2·phase(f))), phase(f) = start + f·increment in cycles,
+     *  in blocks of sixteen frames whose start is reduced in double; offsets[16] holds each lane's
+     *  phase within the block (lane·increment, reduced, in half cycles). */
+    void (*sine)(float *out, long frames, double start, double increment, const float *offsets, float scale);
+    /** out[f] = in[f]·gain. */
+    void (*scale)(const float *in, float *out, long frames, float gain);
+    /** out[f] = in[f]·ramp[f], ramp[f] = start + step·f for f < ramp_frames, else end. */
+    void (*scale_ramp)(const float *in, float *out, long frames, float start, float step, long ramp_frames,
+                       float end);
+    /** The one-pole lowpass over `frames` frames at the state's coefficients. */
+    void (*onepole)(iaa_onepole *state, const float *in, float *out, long frames);
+    /** out[f] = gain·Σ inputs[i][f], in input order, in one pass over `out`. */
+    void (*sum)(const float *_Nonnull const *_Nonnull inputs, long count, float *out, long frames, float gain);
+    /** out[f] = first[f] (when given) + Σ sources[i].gain·sources[i].buffer[f], in one pass. */
+    void (*mix)(const float *_Nullable first, const iaa_mix_source *sources, long count, float *out, long frames);
+    /** The state-variable filter over `frames` frames at steady coefficients; mode 0 lowpass,
+     *  1 highpass, 2 bandpass (scaled by k). */
+    void (*svf)(iaa_svf *state, const float *in, float *out, long frames, int mode);
+    /** The OR of the bit patterns of x − x over the buffer: 0 when every sample is finite. */
+    unsigned (*nonfinite)(const float *in, long frames);
+} iaa_kernel_table;
+
+typedef enum iaa_kernel_set {
+    IAA_KERNELS_PORTABLE = 0,
+    IAA_KERNELS_AVX2_FMA = 1,
+} iaa_kernel_set;
+
+/* Set once by the library's constructor, before main; only read afterwards. */
+extern const iaa_kernel_table *iaa_kernels_active;
+
+/** The table chosen when the library was loaded. Inline, so reaching a kernel costs one load and
+ *  an indirect call. Realtime: safe. */
+static inline const iaa_kernel_table *iaa_kernels(void) { return iaa_kernels_active; }
+/** Which set that is. */
+iaa_kernel_set iaa_kernels_selected(void);
+/** A set's table, or NULL when this CPU (or this build's architecture) cannot run it: for tests
+ *  that compare the sets, and for the benchmark's report. */
+const iaa_kernel_table *_Nullable iaa_kernels_of(iaa_kernel_set set);
+/** The name of a set ("portable", "avx2+fma"). */
+const char *iaa_kernel_set_name(iaa_kernel_set set);
+
+#pragma clang assume_nonnull end
+
+#endif

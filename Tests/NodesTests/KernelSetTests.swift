@@ -1,0 +1,223 @@
+import CKernels
+import Testing
+@testable import Nodes
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The kernel sets (CKernels) called one by one, not through the table chosen at load time, so
+/// that the AVX2+FMA build and the portable build are both checked against the same references
+/// on a machine that has AVX2.
+@Suite("Kernel sets")
+struct KernelSetTests {
+    /// Every set this CPU runs: the portable one always, AVX2+FMA when the CPU reports both
+    /// (checked in `avx2WhenTheCPUHasIt`, so these tests cannot silently check one set only).
+    static var sets: [(name: String, table: iaa_kernel_table)] {
+        var sets = [("portable", iaa_kernels_of(IAA_KERNELS_PORTABLE)!.pointee)]
+        if let avx2 = iaa_kernels_of(IAA_KERNELS_AVX2_FMA) { sets.append(("avx2+fma", avx2.pointee)) }
+        return sets
+    }
+
+    /// The frame counts every kernel is tried at: below, at and past its block sizes (8, 16, 32).
+    static let frameCounts = [1, 7, 8, 15, 16, 31, 33, 100, 128, 256]
+
+    /// True when /proc/cpuinfo lists both `avx2` and `fma` (Linux on x86-64).
+    private static var cpuinfoHasAVX2AndFMA: Bool {
+        guard let file = fopen("/proc/cpuinfo", "r") else { return false }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 8_192)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard text.hasPrefix("flags") else { continue }
+            let flags = Set(text.split { $0 == " " || $0 == "\t" || $0 == "\n" })
+            return flags.contains("avx2") && flags.contains("fma")
+        }
+        return false
+    }
+
+    @Test("the AVX2+FMA set exists exactly when the CPU has AVX2 and FMA, and is the one chosen")
+    func avx2WhenTheCPUHasIt() {
+        #if arch(x86_64)
+        let expected = Self.cpuinfoHasAVX2AndFMA
+        #else
+        let expected = false
+        #endif
+        #expect((iaa_kernels_of(IAA_KERNELS_AVX2_FMA) != nil) == expected)
+        if expected && getenv("IAA_KERNELS") == nil {
+            #expect(iaa_kernels_selected() == IAA_KERNELS_AVX2_FMA)
+        }
+        #expect(Self.sets.count == (expected ? 2 : 1))
+    }
+
+    @Test("sine: within 1e-6 of sin(2π·phase) and 2.5e-7 of the Swift kernel, at every frame count")
+    func sine() {
+        for (name, table) in Self.sets {
+            for frames in Self.frameCounts {
+                let increment = 0.013_7, start = -0.31
+                let offsets = (0..<16).map { Float(2 * cycleFraction(Double($0) * increment)) }
+                var out = [Float](repeating: .nan, count: frames)
+                table.sine(&out, frames, start, increment, offsets, 1)
+                for frame in 0..<frames {
+                    let exact = sin(2 * Double.pi * (start + Double(frame) * increment))
+                    #expect(abs(Double(out[frame]) - exact) < 1e-6, "\(name), \(frames) frames, frame \(frame)")
+                }
+                // The Swift reference at the very phases the kernel evaluates (block start + lane offset).
+                for block in stride(from: 0, to: frames, by: 16) {
+                    let blockStart = Float(2 * cycleFraction(start + Double(block) * increment))
+                    for half in 0..<2 {
+                        let lanes = SIMD8<Float>((0..<8).map { offsets[half * 8 + $0] + blockStart })
+                        let swift = Nodes.sine(halfCycles: lanes)
+                        for lane in 0..<8 where block + half * 8 + lane < frames {
+                            #expect(abs(out[block + half * 8 + lane] - swift[lane]) <= 2.5e-7, "\(name), frame \(block + half * 8 + lane)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("sine: a steady amplitude scales it, and no phase in [0.48, 0.52] half cycles passes 1")
+    func sineBounded() {
+        for (name, table) in Self.sets {
+            var phase: Float = 0.48, largest: Float = 0
+            var out = [Float](repeating: 0, count: 16)
+            while phase < 0.52 {
+                var offsets = [Float](repeating: 0, count: 16)
+                for lane in 0..<16 {
+                    offsets[lane] = phase
+                    phase = phase.nextUp
+                }
+                table.sine(&out, 16, 0, 0, offsets, 1)
+                largest = max(largest, out.max()!)
+            }
+            #expect(largest <= 1, "\(name)")
+            let offsets = [Float](repeating: 0.5, count: 16)
+            table.sine(&out, 16, 0, 0, offsets, 0.25)
+            #expect(out.allSatisfy { abs($0 - 0.25) <= 1e-7 }, "\(name)")
+        }
+    }
+
+    /// Inputs that are not all alike: sums of unrelated sines.
+    private static func signal(_ seed: Double, frames: Int) -> [Float] {
+        (0..<frames).map { Float(sin(Double($0) * 0.7 * seed) + 0.5 * sin(Double($0) * 2.3 + seed)) }
+    }
+
+    @Test("onepole: the frame-by-frame recursion within 2e-6, state carried across calls")
+    func onepole() {
+        let g = tan(Double.pi * 2_500 / 48_000), gain = g / (1 + g), feedback = 1 - 2 * gain
+        for (name, table) in Self.sets {
+            for frames in Self.frameCounts {
+                var state = iaa_onepole()
+                state.gain = Float(gain)
+                state.feedback = Float(feedback)
+                var power = 1.0
+                withUnsafeMutableBytes(of: &state.powers) { raw in
+                    for k in 0..<8 {
+                        power *= feedback
+                        raw.storeBytes(of: Float(power), toByteOffset: k * 4, as: Float.self)
+                    }
+                }
+                var x1 = 0.0, y1 = 0.0, worst = 0.0
+                for call in 0..<4 {
+                    let input = Self.signal(Double(call + 1), frames: frames)
+                    var out = [Float](repeating: .nan, count: frames)
+                    table.onepole(&state, input, &out, frames)
+                    for frame in 0..<frames {
+                        y1 = feedback * y1 + gain * (Double(input[frame]) + x1)
+                        x1 = Double(input[frame])
+                        worst = max(worst, abs(Double(out[frame]) - y1))
+                    }
+                }
+                #expect(worst < 2e-6, "\(name), \(frames) frames")
+            }
+        }
+    }
+
+    @Test("svf: the TPT recursion in Double within 1e-6, in each mode, state carried across calls")
+    func stateVariableFilter() {
+        let g = tan(Double.pi * 1_200 / 48_000), k = 0.5
+        let a1 = 1 / (1 + g * (g + k)), a2 = g * a1, a3 = g * a2
+        for (name, table) in Self.sets {
+            for mode in 0...2 {
+                for frames in Self.frameCounts {
+                    var state = iaa_svf(ic1eq: 0, ic2eq: 0, k: k, a1: a1, a2: a2, a3: a3)
+                    var ic1 = 0.0, ic2 = 0.0, worst = 0.0
+                    for call in 0..<4 {
+                        let input = Self.signal(Double(call + 1), frames: frames)
+                        var out = [Float](repeating: .nan, count: frames)
+                        table.svf(&state, input, &out, frames, Int32(mode))
+                        for frame in 0..<frames {
+                            let v0 = Double(input[frame]), v3 = v0 - ic2
+                            let v1 = a1 * ic1 + a2 * v3, v2 = ic2 + a2 * ic1 + a3 * v3
+                            ic1 = 2 * v1 - ic1
+                            ic2 = 2 * v2 - ic2
+                            let exact = mode == 0 ? v2 : mode == 1 ? v0 - k * v1 - v2 : k * v1
+                            worst = max(worst, abs(Double(out[frame]) - exact))
+                        }
+                    }
+                    #expect(worst < 1e-6, "\(name), mode \(mode), \(frames) frames")
+                }
+            }
+        }
+    }
+
+    @Test("scale, scale_ramp, sum and mix: the exact arithmetic within 1e-6")
+    func linear() {
+        for (name, table) in Self.sets {
+            for frames in Self.frameCounts {
+                let a = Self.signal(1, frames: frames), b = Self.signal(2, frames: frames), c = Self.signal(3, frames: frames)
+                var out = [Float](repeating: .nan, count: frames)
+                table.scale(a, &out, frames, 0.3)
+                #expect(zip(out, a).allSatisfy { abs(Double($0) - 0.3 * Double($1)) < 1e-6 }, "\(name) scale \(frames)")
+                let rampFrames = frames / 2
+                table.scale_ramp(a, &out, frames, 1, -0.01, rampFrames, 0.25)
+                for frame in 0..<frames {
+                    let factor = frame < rampFrames ? 1 - 0.01 * Double(frame) : 0.25
+                    #expect(abs(Double(out[frame]) - factor * Double(a[frame])) < 1e-6, "\(name) ramp \(frames)@\(frame)")
+                }
+                a.withUnsafeBufferPointer { pa in
+                    b.withUnsafeBufferPointer { pb in
+                        c.withUnsafeBufferPointer { pc in
+                            let inputs = [pa.baseAddress!, pb.baseAddress!, pc.baseAddress!]
+                            table.sum(inputs, 3, &out, frames, 0.5)
+                            for frame in 0..<frames {
+                                let exact = 0.5 * (Double(a[frame]) + Double(b[frame]) + Double(c[frame]))
+                                #expect(abs(Double(out[frame]) - exact) < 1e-6, "\(name) sum \(frames)@\(frame)")
+                            }
+                            let sources = [iaa_mix_source(buffer: pb.baseAddress!, gain: 0.5),
+                                           iaa_mix_source(buffer: pc.baseAddress!, gain: 2)]
+                            for first in [pa.baseAddress, nil] {
+                                table.mix(first, sources, 2, &out, frames)
+                                for frame in 0..<frames {
+                                    let exact = (first == nil ? 0 : Double(a[frame])) + 0.5 * Double(b[frame]) + 2 * Double(c[frame])
+                                    #expect(abs(Double(out[frame]) - exact) < 1e-6, "\(name) mix \(frames)@\(frame)")
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("nonfinite: 0 for finite audio, nonzero for a NaN or an infinity at any frame")
+    func nonfinite() {
+        for (name, table) in Self.sets {
+            for frames in Self.frameCounts {
+                var buffer = Self.signal(1, frames: frames)
+                #expect(table.nonfinite(buffer, frames) == 0, "\(name), \(frames) frames")
+                for frame in 0..<frames {
+                    let kept = buffer[frame]
+                    for bad in [Float.nan, .infinity, -.infinity] {
+                        buffer[frame] = bad
+                        #expect(table.nonfinite(buffer, frames) != 0, "\(name), \(bad) at \(frame) of \(frames)")
+                    }
+                    buffer[frame] = kept
+                }
+            }
+        }
+    }
+}

@@ -1,7 +1,7 @@
 import AudioSession
 
 /// One change to a running engine, whoever asks for it: a control request (`iaa set`, `iaa
-/// connect`, `iaa session …`) or a timeline entry of an offline render. Each input has one decoder
+/// connect`, `iaa session …`, `iaa apply`) or a timeline entry of an offline render. Each input has one decoder
 /// that resolves its names (apps, ports, parameters) into this value; the engine then performs it
 /// the same way live and offline, so a scenario rendered offline is what the live engine does.
 public enum EngineCommand: Sendable, Equatable {
@@ -23,6 +23,27 @@ public enum EngineCommand: Sendable, Equatable {
     case connectPorts([PortPair])
     /// Connections between ports outside the plan to break.
     case disconnectPorts([PortPair])
+    /// A whole validated graph in place of the running one, keeping every unchanged app's node.
+    case apply(AppliedGraph)
+}
+
+/// A validated graph to apply, and the file text it was read from. ``Graph`` has no equality (its
+/// node types hold code), so two are the same command when read from the same text of the same file.
+public struct AppliedGraph: Sendable, Equatable {
+    public let graph: Graph
+    /// The file name the graph was read as, and its text: the command's identity.
+    public let file: String
+    public let text: String
+
+    public init(_ graph: Graph, file: String, text: String) {
+        self.graph = graph
+        self.file = file
+        self.text = text
+    }
+
+    public static func == (lhs: AppliedGraph, rhs: AppliedGraph) -> Bool {
+        lhs.file == rhs.file && lhs.text == rhs.text
+    }
 }
 
 /// A source and a destination port by their backend names (`system:capture_1`, `iaa:synth.out_L`).

@@ -59,16 +59,52 @@ package struct TopologicalOrder {
         for targets in successors {
             for target in targets { indegree[target] += 1 }
         }
-        var done = Array(repeating: false, count: successors.count)
+        // Apps free to go, smallest index first: a binary min-heap, since a scan for the first
+        // free app per step was quadratic, and showed when loading a graph of thousands of apps.
+        var free = MinHeap()
+        for app in indegree.indices where indegree[app] == 0 { free.insert(app) }
         var result: [Int] = []
         result.reserveCapacity(successors.count)
-        while result.count < successors.count {
-            // Quadratic, and fine: graphs have tens of apps, and this runs off the audio thread.
-            guard let next = indegree.indices.first(where: { !done[$0] && indegree[$0] == 0 }) else { break }
-            done[next] = true
+        while let next = free.popMin() {
             result.append(next)
-            for target in successors[next] { indegree[target] -= 1 }
+            for target in successors[next] {
+                indegree[target] -= 1
+                if indegree[target] == 0 { free.insert(target) }
+            }
         }
         return result
+    }
+}
+
+/// A binary min-heap of app indices.
+private struct MinHeap {
+    private var items: [Int] = []
+
+    mutating func insert(_ item: Int) {
+        items.append(item)
+        var child = items.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard items[child] < items[parent] else { break }
+            items.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func popMin() -> Int? {
+        guard let last = items.popLast() else { return nil }
+        guard !items.isEmpty else { return last }
+        let minimum = items[0]
+        items[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var smallest = parent
+            if left < items.count, items[left] < items[smallest] { smallest = left }
+            if right < items.count, items[right] < items[smallest] { smallest = right }
+            guard smallest != parent else { return minimum }
+            items.swapAt(parent, smallest)
+            parent = smallest
+        }
     }
 }

@@ -5,13 +5,14 @@ import NodeKit
 /// Where commands are performed: a running engine's sessions and backend, live (``EngineCore``
 /// on JACK) or offline (``OfflineEngine`` under a timeline). What differs between the two is
 /// only what this protocol asks: how a changed graph is installed (live, the node factory follows
-/// the graph) and how the engine waits for a fade (a timer live, a frame offline).
+/// the graph), how the engine waits for a fade (a timer live, a frame offline), and what only a
+/// JACK client with programs keeps around an applied graph.
 protocol CommandHost: AnyObject {
     var sessions: SessionController { get }
     var controlBackend: any ControlBackend { get }
-    /// Installs a graph with the same apps and other connections under the same sessions
-    /// (``PlanInstall`` with `.adopt`) and returns the session events the change caused.
-    func install(_ graph: Graph, at time: Double) throws -> [SessionEvent]
+    /// Installs a changed graph (``PlanInstall`` with `.adopt`, or `.replace` without
+    /// `sameSessions`) and returns the session events the change caused.
+    func install(_ graph: Graph, sameSessions: Bool, at time: Double) throws -> [SessionEvent]
     /// Installs `graph` once the nodes it no longer renders have faded out: the graph's gain ramp
     /// after `time`.
     func installAfterFade(_ graph: Graph, at time: Double)
@@ -19,6 +20,16 @@ protocol CommandHost: AnyObject {
     /// the engine attributes the connection notification to itself and holds rule connections).
     func willConnectPorts(_ pair: PortPair)
     func willDisconnectPorts(_ pair: PortPair)
+    /// The graph an `apply` of `graph` installs, and the apps it drops: live, apps admitted under
+    /// `programs.admit` are in no file, so they carry over while the new graph still admits them.
+    func carryingAdmitted(into graph: Graph) -> (graph: Graph, dropped: [String])
+    /// `graph` is about to replace the running one: live, the outside connections it no longer
+    /// names are broken, resolved against the running graph and the ports present now.
+    func willApply(_ graph: Graph)
+    /// `graph` replaced the running one, causing `events`: live, the events are published first
+    /// (what follows is reported after them), then programs, library watching and the graph's
+    /// connection rules follow it. Returns the warnings about its rules.
+    func didApply(_ graph: Graph, diff: GraphDiff, events: [SessionEvent], droppedAdmitted: [String]) -> [String]
 }
 
 extension CommandHost {
@@ -47,7 +58,7 @@ extension CommandHost {
                 case .failure(let error): return .refused(.connect(error))
                 }
             }
-            let events = try install(edited, at: time)
+            let events = try install(edited, sameSessions: true, at: time)
             installAwaitingGraph(at: time)
             return CommandOutcome(events: events)
         case .disconnect(let connections):
@@ -79,8 +90,25 @@ extension CommandHost {
                 willDisconnectPorts(pair)
                 guard controlBackend.disconnectPorts(pair) else { return .refused(.portsNotConnected(pair)) }
             }
+        case .apply(let applied):
+            return try apply(applied.graph, at: time)
         }
         return CommandOutcome()
+    }
+
+    /// Swaps `fileGraph` in for the running graph, keeping every unchanged app's node (its phase
+    /// and state). Sessions are kept when the graph's own apps keep theirs; admitted apps come and
+    /// go with their sessions either way (`SessionController.adopt`).
+    private func apply(_ fileGraph: Graph, at time: Double) throws -> CommandOutcome {
+        let old = sessions.graph
+        let (graph, droppedAdmitted) = carryingAdmitted(into: fileGraph)
+        let diff = GraphDiff(old: old, new: graph)
+        willApply(graph)
+        let named = { (graph: Graph) in graph.apps.filter { $0.program?.admitted != true } }
+        let sameSessions = named(old).map(\.id) == named(graph).map(\.id) && named(old).map(\.session) == named(graph).map(\.session)
+        let events = try install(graph, sameSessions: sameSessions, at: time)
+        let warnings = didApply(graph, diff: diff, events: events, droppedAdmitted: droppedAdmitted)
+        return CommandOutcome(events: events, warnings: warnings, diff: diff)
     }
 
     /// Applies a session action (from a command, the clock or a route change), then ends what

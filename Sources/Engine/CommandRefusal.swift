@@ -45,10 +45,13 @@ struct CommandOutcome {
     var refusal: CommandRefusal?
     /// The session events it caused, in order.
     var events: [SessionEvent] = []
-    /// The session policy's warnings about an action it accepted.
+    /// The session policy's warnings about an action it accepted; for `apply`, those about the
+    /// graph's connection rules.
     var warnings: [String] = []
     /// For `connectPorts`, whether each pair was connected already.
     var alreadyConnected: [Bool] = []
+    /// For `apply`, what changed.
+    var diff: GraphDiff?
 
     static func refused(_ refusal: CommandRefusal) -> CommandOutcome {
         CommandOutcome(refusal: refusal)

@@ -49,8 +49,8 @@ extension EngineCore {
         return .result(.object([("app", .string(app))]))
     }
 
-    /// Validates a whole new graph, diffs it against the running one, and swaps it in keeping
-    /// every unchanged app's node (its phase and state) — or, with `dryRun`, only says what would change.
+    /// Validates a whole new graph and performs it as an `apply` command (``CommandHost``) — or,
+    /// with `dryRun`, only says what would change.
     func apply(_ request: ControlRequest) throws -> ControlReply {
         let text = try string(request, "text")
         let file = request["file"]?.stringValue ?? "graph.json"
@@ -62,35 +62,14 @@ extension EngineCore {
             throw RequestError(.clientChange, "the new graph names JACK client \"\(newDescription.jackClientName)\"; a running engine keeps \"\(description.jackClientName)\"",
                                field: "text")
         }
-        // Apps admitted under `programs.admit` are not in any file: they stay when the new graph
-        // still admits them, and are not counted as removed or added.
-        let (newGraph, droppedAdmitted) = carryingAdmitted(into: fileGraph)
-        let diff = GraphDiff(old: graph, new: newGraph)
         guard request["dryRun"]?.boolValue != true else {
+            let diff = GraphDiff(old: graph, new: carryingAdmitted(into: fileGraph).graph)
             return .result(.object([("applied", .bool(false)), ("diff", diff.json)]))
         }
-        let newExternals = Set(newGraph.externalConnections.map { "\($0)" })
-        // Resolved against the running graph and the ports present now, before the swap.
-        let dropped = graph.externalConnections.filter { !newExternals.contains("\($0)") }
-        for pair in backend.disconnect(dropped, in: graph) { noteOwnConnection(pair.source, pair.destination) }
-        // Sessions are kept when the graph's own apps keep theirs; admitted apps come and go
-        // with their sessions either way (`SessionController.adopt`).
-        let named = { (graph: Graph) in graph.apps.filter { $0.program?.admitted != true } }
-        let sameSessions = named(graph).map(\.id) == named(newGraph).map(\.id) && named(graph).map(\.session) == named(newGraph).map(\.session)
-        publisher.publish(try install(newGraph, sameSessions: sameSessions))
-        for id in Set(programs.clients.keys).union(programs.attached.keys).union(programs.refused.keys) where newGraph.appIndex(id) == nil {
-            programs.forget(app: id)
-        }
-        for id in droppedAdmitted { publish(.programRemoved, app: id, [("reason", .string("the applied graph does not admit it"))]) }
+        // Performed as any command is; its events were published as it went (`didApply`).
+        let outcome = try perform(.apply(AppliedGraph(fileGraph, file: file, text: text)), at: now)
         replaceDescription(newDescription)
-        announceReloads(diff.appsReloaded, by: .apply)
-        libraryFoldersChanged()
-        // Every rule, not only the new ones: a pending rule is reported again, a removed one remade.
-        let warnings = connectExternals(newGraph.externalConnections)
-        for warning in warnings { StandardError.warning(warning) }
-        // Program apps the new graph names (or admits) are routed now, not at the next registration.
-        programs.unadmitted = []
-        routePrograms()
-        return .result(.object([("applied", .bool(true)), ("diff", diff.json), ("warnings", .array(warnings.map(JSONValue.string)))]))
+        let diff = outcome.diff.map(\.json) ?? .array([])
+        return .result(.object([("applied", .bool(true)), ("diff", diff), ("warnings", .array(outcome.warnings.map(JSONValue.string)))]))
     }
 }

@@ -13,8 +13,9 @@ extension EngineCore: CommandHost {
         return RequestDecoder(graph: graph, clientName: clientName, fullName: backend.fullName, outsidePorts: backend.resolve)
     }
 
-    func install(_ graph: Graph, at time: Double) throws -> [SessionEvent] {
-        try install(graph, sameSessions: true)
+    /// Live, a plan goes in now, whatever time the command names.
+    func install(_ graph: Graph, sameSessions: Bool, at time: Double) throws -> [SessionEvent] {
+        try install(graph, sameSessions: sameSessions)
     }
 
     /// Installs `graph` after the gain ramp, unless its connections changed meanwhile.
@@ -35,6 +36,29 @@ extension EngineCore: CommandHost {
     /// A rule's connection stays removed, as one removed by hand (see `heldRulePairs`).
     func willDisconnectPorts(_ pair: PortPair) {
         if rulePair(pair.source, pair.destination) != nil { heldRulePairs.insert([pair.source, pair.destination]) }
+    }
+
+    func willApply(_ graph: Graph) {
+        let kept = Set(graph.externalConnections.map { "\($0)" })
+        let dropped = self.graph.externalConnections.filter { !kept.contains("\($0)") }
+        for pair in backend.disconnect(dropped, in: self.graph) { noteOwnConnection(pair.source, pair.destination) }
+    }
+
+    func didApply(_ graph: Graph, diff: GraphDiff, events: [SessionEvent], droppedAdmitted: [String]) -> [String] {
+        publisher.publish(events)
+        for id in Set(programs.clients.keys).union(programs.attached.keys).union(programs.refused.keys) where graph.appIndex(id) == nil {
+            programs.forget(app: id)
+        }
+        for id in droppedAdmitted { publish(.programRemoved, app: id, [("reason", .string("the applied graph does not admit it"))]) }
+        announceReloads(diff.appsReloaded, by: .apply)
+        libraryFoldersChanged()
+        // Every rule, not only the new ones: a pending rule is reported again, a removed one remade.
+        let warnings = connectExternals(graph.externalConnections)
+        for warning in warnings { StandardError.warning(warning) }
+        // Program apps the new graph names (or admits) are routed now, not at the next registration.
+        programs.unadmitted = []
+        routePrograms()
+        return warnings
     }
 
     /// Performs the command `request` asks for, now, and replies with what it did.
@@ -67,8 +91,8 @@ extension EngineCore: CommandHost {
             return .result(.object([("disconnected", .array(pairs.map { pair in
                 .object([("from", .string(pair.source)), ("to", .string(pair.destination)), ("internal", .bool(false))])
             }))]))
-        case .session, .midi, .transport:
-            // The decoder reads no MIDI or transport request; session actions replied above.
+        case .session, .midi, .transport, .apply:
+            // The decoder reads no MIDI, transport or apply request; session actions replied above.
             preconditionFailure("no reply for \(command)")
         }
     }

@@ -8,7 +8,7 @@ import OfflineBackend
 final class OfflineEngine: CommandHost {
     let backend: OfflineBackend
     let builder: PlanBuilder
-    let sessions: SessionController
+    private(set) var sessions: SessionController
     /// The first plan (whose nodes the render shuts down at the end).
     let firstPlan: RenderPlan
     /// The events starting the graph caused (node connections).
@@ -29,8 +29,11 @@ final class OfflineEngine: CommandHost {
 
     var controlBackend: any ControlBackend { backend }
 
-    func install(_ graph: Graph, at time: Double) throws -> [SessionEvent] {
-        try PlanInstall(graph, builder: builder, sessions: sessions, binding: .adopt, on: backend, at: time).events
+    func install(_ graph: Graph, sameSessions: Bool, at time: Double) throws -> [SessionEvent] {
+        let installed = try PlanInstall(graph, builder: builder, sessions: sessions, binding: sameSessions ? .adopt : .replace,
+                                        on: backend, at: time)
+        sessions = installed.sessions
+        return installed.events
     }
 
     func installAfterFade(_ graph: Graph, at time: Double) {
@@ -47,4 +50,9 @@ final class OfflineEngine: CommandHost {
     // Offline there are no outside ports, so no connection to remember: the backend refuses them.
     func willConnectPorts(_ pair: PortPair) {}
     func willDisconnectPorts(_ pair: PortPair) {}
+
+    // Nor programs: no app is admitted, and an applied graph's rules have nothing to connect.
+    func carryingAdmitted(into graph: Graph) -> (graph: Graph, dropped: [String]) { (graph, []) }
+    func willApply(_ graph: Graph) {}
+    func didApply(_ graph: Graph, diff: GraphDiff, events: [SessionEvent], droppedAdmitted: [String]) -> [String] { [] }
 }

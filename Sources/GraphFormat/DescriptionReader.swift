@@ -73,8 +73,7 @@ struct DescriptionReader {
         if let params = object.member("params") {
             if let members = params.members {
                 for member in members {
-                    let valuePointer = JSONPointer.appending(pointer + "/params", member.key)
-                    if let value = readValue(member.value, at: valuePointer) {
+                    if let value = readValue(member.value, at: JSONPointer.appending(pointer + "/params", member.key)) {
                         app.params.append(ParameterAssignment(name: member.key, value: value))
                     }
                 }
@@ -101,8 +100,9 @@ struct DescriptionReader {
         return app
     }
 
-    private mutating func readValue(_ node: JSONNode, at pointer: String, example: String = "-6dB") -> ValueLiteral? {
-        ValueLiteral.read(node, at: pointer, example: example, &sink)
+    /// The pointer is made only for a diagnostic: most values read cleanly.
+    private mutating func readValue(_ node: JSONNode, at pointer: @autoclosure () -> String, example: String = "-6dB") -> ValueLiteral? {
+        ValueLiteral.read(node, at: pointer(), example: example, &sink)
     }
 
     private mutating func readPolicy(_ node: JSONNode) -> PolicyDescription? {

@@ -59,12 +59,12 @@ public enum ValueLiteral: Sendable, Hashable {
 extension ValueLiteral {
     /// A number or a string such as `example` (graph and timeline files alike); whether it means
     /// something is checked later.
-    static func read(_ node: JSONNode, at pointer: String, example: String, _ sink: inout DiagnosticSink) -> ValueLiteral? {
+    static func read(_ node: JSONNode, at pointer: @autoclosure () -> String, example: String, _ sink: inout DiagnosticSink) -> ValueLiteral? {
         switch node.value {
         case .number(let number, _): return .number(number)
         case .string(let text): return .text(text)
         default:
-            sink.error(.wrongType, at: pointer, "expected a number or a string such as \"\(example)\", not \(node.typeName)")
+            sink.error(.wrongType, at: pointer(), "expected a number or a string such as \"\(example)\", not \(node.typeName)")
             return nil
         }
     }

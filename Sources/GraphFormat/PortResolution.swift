@@ -58,7 +58,7 @@ enum PortResolution {
     }
 
     /// A connection gain: a finite number ≥ 0, or a string such as `"-6dB"`; nil after reporting.
-    static func gain(_ literal: ValueLiteral, at pointer: String, _ sink: inout DiagnosticSink) -> Float? {
+    static func gain(_ literal: ValueLiteral, at pointer: @autoclosure () -> String, _ sink: inout DiagnosticSink) -> Float? {
         let value: Float?
         switch literal {
         case .number(let number): value = Float(number)
@@ -69,7 +69,7 @@ enum PortResolution {
             case .number(let number): Validator.text(number)
             case .text(let text): JSONText.quoted(text)
             }
-            sink.error(.invalidGain, at: pointer, "gain \(written) must be a finite number ≥ 0",
+            sink.error(.invalidGain, at: pointer(), "gain \(written) must be a finite number ≥ 0",
                        hint: "write a linear gain such as 0.5, or decibels such as \"-6dB\"")
             return nil
         }

@@ -32,6 +32,12 @@ extension Validator {
     mutating func checkJackNames(app index: Int) {
         guard let id = apps[index].id, let layout = apps[index].layout else { return }
         let client = description.jackClientName
+        // The longest name's length by arithmetic first: joining the port lists and building
+        // the name for every app showed when loading graphs of thousands of apps.
+        var longestBytes = 0
+        for port in layout.inputs { longestBytes = max(longestBytes, port.name.utf8.count) }
+        for port in layout.outputs { longestBytes = max(longestBytes, port.name.utf8.count) }
+        guard client.utf8.count + 1 + id.utf8.count + 1 + longestBytes > Self.maximumPortNameBytes else { return }
         let ports = layout.inputs + layout.outputs
         guard let longest = ports.max(by: { $0.name.utf8.count < $1.name.utf8.count }) else { return }
         let name = "\(client):\(id).\(longest.name)"

@@ -188,7 +188,11 @@ public struct JSONReader {
             }
             advance()
             let isObject = byte == UInt8(ascii: "{")
-            stack.append(Frame(isObject: isObject, location: start))
+            var frame = Frame(isObject: isObject, location: start)
+            // Room for a typical object's members at once: growing from empty reallocated (and
+            // copied) each object's members two or three times.
+            if isObject { frame.members.reserveCapacity(4) }
+            stack.append(frame)
             return isObject ? .key(closingAllowed: true) : .value(closingAllowed: true)
         case UInt8(ascii: "]") where closingAllowed:
             advance()

@@ -61,8 +61,9 @@ struct EngineCommandTests {
         }
     }
 
-    /// Renders two seconds of `entries` and returns the log and the host's output.
-    static func render(_ entries: [TimelineEntry], graph: Graph) throws -> (log: [String], host: [Float]) {
+    /// Renders two seconds of `entries` and returns the log, the host's output and the graph's
+    /// connections at the end.
+    static func render(_ entries: [TimelineEntry], graph: Graph) throws -> (log: [String], host: [Float], connections: [Connection]) {
         let backend = OfflineBackend(sampleRate: 48_000, blockSize: 256)
         let builder = PlanBuilder(sampleRate: 48_000, maximumFrames: 256, gainRampSeconds: graph.policy.rampSeconds)
         let engine = try OfflineEngine(graph: graph, backend: backend, builder: builder)
@@ -76,7 +77,7 @@ struct EngineCommandTests {
             let out = try #require(plan.outputBuffer(app: "daw", port: "out"))
             host += UnsafeBufferPointer(start: out, count: count)
         }
-        return (scenario.log.lines, host)
+        return (scenario.log.lines, host, engine.sessions.graph.connections)
     }
 
     @Test("a request and a timeline entry read into the same command")

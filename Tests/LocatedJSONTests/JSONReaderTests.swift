@@ -16,6 +16,40 @@ struct JSONReaderTests {
         #expect(JSONNumber.isValid(text) == valid)
     }
 
+    @Test("every number reads as Double(text) does, to the bit: short decimals take a fast path")
+    func numberValues() throws {
+        // Decimals of 1 to 17 digits with the point anywhere (15 and fewer take the fast path),
+        // from a fixed generator so that a failure repeats; and the edge cases by hand.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var texts = ["0", "-0", "0.0", "-0.0", "0.1", "0.3", "1.7976931348623157", "999999999999999", "-999999999999999.9",
+                     "0.000000000000001", "123456789012345", "1234567890123456", "9007199254740993", "1e3", "-2.5e-7"]
+        for _ in 0..<5_000 {
+            let count = 1 + next(17)
+            var digits = (0..<count).map { _ in String(next(10)) }.joined()
+            while digits.count > 1, digits.hasPrefix("0") { digits.removeFirst() }
+            let point = next(digits.count + 1)
+            var text = point == 0 || point == digits.count ? digits
+                : String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
+            if next(2) == 0 { text = "-" + text }
+            texts.append(text)
+        }
+        let result = JSONReader.read("[" + texts.joined(separator: ",") + "]")
+        #expect(result.findings.isEmpty)
+        let values = try #require(result.root?.elements).map(\.value)
+        for (text, value) in zip(texts, values) {
+            guard case .number(let number, let written) = value else {
+                Issue.record("\(text) did not read as a number")
+                continue
+            }
+            #expect(written == text)
+            #expect(number.bitPattern == Double(text)?.bitPattern, "\(text)")
+        }
+    }
+
     @Test("values keep their line and column in Unicode scalars, across LF, CR and CRLF")
     func locations() throws {
         let result = JSONReader.read("{\"é😀\": [1,\r\n  \"a\"],\r\"b\":\n true}")

@@ -50,8 +50,9 @@ public enum Renderer {
 
     /// How many steps ahead the renderer asks for a step's memory. A cycle starts with cold caches
     /// (jackd and other clients ran since the last one), so without it every step waits for its
-    /// slot, then its node, then its ramps, one miss after the other; four steps of lines (about
-    /// 28) is what the CPU can have in flight.
+    /// slot, then its node, then its ramps, one miss after the other. Four steps (28 lines) keeps
+    /// several misses in flight without pushing out what the running step uses; not tuned
+    /// further on this noisy VM.
     static let prefetchDistance = 4
 
     /// Asks for the lines a step's `run` reads first: the slot (its fields span four lines), the

@@ -49,10 +49,14 @@ public class NodeSlot {
     var lastOverrunCycle: Int64 = .min
     /// Where the node's remote transport requests land (play, stop, toggle record).
     let transportRequest: UnsafeMutablePointer<Atomic<UInt8>>
+    /// The node object's address, for the renderer's prefetch (`RenderStep.node`); never
+    /// dereferenced as an object.
+    let nodeAddress: UnsafeRawPointer
 
     init(appID: String, type: NodeType, configuration: NodeConfiguration, initialValues: [Float],
-         sampleRate: Double, rampSeconds: Double, gainRampSeconds: Double) {
+         sampleRate: Double, rampSeconds: Double, gainRampSeconds: Double, nodeAddress: UnsafeRawPointer) {
         self.appID = appID
+        self.nodeAddress = nodeAddress
         self.typeID = type.id
         self.configuration = configuration
         self.sampleRate = sampleRate
@@ -241,7 +245,8 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
          initialValues: [Float], sampleRate: Double, rampSeconds: Double, gainRampSeconds: Double) {
         self.node = node
         super.init(appID: appID, type: type, configuration: configuration, initialValues: initialValues,
-                   sampleRate: sampleRate, rampSeconds: rampSeconds, gainRampSeconds: gainRampSeconds)
+                   sampleRate: sampleRate, rampSeconds: rampSeconds, gainRampSeconds: gainRampSeconds,
+                   nodeAddress: UnsafeRawPointer(Unmanaged.passUnretained(node).toOpaque()))
     }
 
     override var anyNode: any AudioNode { node }

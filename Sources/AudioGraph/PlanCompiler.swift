@@ -84,7 +84,8 @@ public enum PlanCompiler {
             steps.initializeElement(at: stepIndex, to: RenderStep(
                 slot: .passUnretained(slots[appIndex]), inputStart: inputStart,
                 inputCount: inputCursor - inputStart, outputStart: outputStart,
-                outputCount: outputCursor - outputStart, midiIndex: midiIndexOfApp[appIndex] ?? -1))
+                outputCount: outputCursor - outputStart, midiIndex: midiIndexOfApp[appIndex] ?? -1,
+                node: slots[appIndex].nodeAddress, ramps: UnsafeRawPointer(slots[appIndex].ramps)))
         }
 
         let externalInputs = UnsafeMutableBufferPointer<UnsafePointer<Float>?>.allocate(capacity: max(exposure.inputs.count, 1))

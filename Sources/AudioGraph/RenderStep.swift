@@ -14,6 +14,11 @@ struct RenderStep: BitwiseCopyable {
     let outputCount: Int
     /// Index in the plan's `midiBuffers`, or -1 for a node without MIDI input.
     let midiIndex: Int
+    /// The node object and the parameter ramps the slot hands it: the renderer prefetches them a
+    /// few steps ahead (`iaa_prefetch`), which it could not do by following the slot's own fields
+    /// without waiting for the slot's line first.
+    let node: UnsafeRawPointer
+    let ramps: UnsafeRawPointer
 }
 
 /// The MIDI messages one app receives in a cycle: the backend fills it before rendering (from

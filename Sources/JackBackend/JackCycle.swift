@@ -44,6 +44,17 @@ final class JackCycle: @unchecked Sendable {
     /// Cycles left in which steps are timed against the deadline: set after a cycle over budget.
     private var watchCycles = 0
     private var cycleIndex: Int64 = 0
+    /// The thread's CPU clock is a system call (about 0.8 µs on a VM, a tenth of a small graph's
+    /// cycle), so it is read at the start of one cycle in `cpuMarkInterval`, and of every cycle
+    /// after one that took a quarter of the period. A cycle late by the clock then subtracts from
+    /// the CPU used since that mark the cycles in between, at their wall time (never less than
+    /// their CPU time): exact when the mark is its own, otherwise off by at most the few µs
+    /// libjack spends between callbacks in those few cycles. Written only by the audio thread.
+    private static let cpuMarkInterval = 4
+    private var cpuMark: UInt64 = 0
+    private var busySinceMark: UInt64 = 0
+    private var cyclesSinceMark = cpuMarkInterval
+    private var markNextCycle = true
 
     /// Set once before activation; the callback only reads them.
     var client: OpaquePointer?
@@ -63,7 +74,11 @@ final class JackCycle: @unchecked Sendable {
     /// - Realtime: safe.
     func process(frames: Int) {
         let started = MonotonicClock.nanoseconds()
-        let startedOnCPU = MonotonicClock.threadCPUNanoseconds()
+        if markNextCycle || cyclesSinceMark >= Self.cpuMarkInterval {
+            cpuMark = MonotonicClock.threadCPUNanoseconds()
+            busySinceMark = 0
+            cyclesSinceMark = 0
+        }
         _ = iaa_take_waits()
         periodNanoseconds.store(UInt64(frames) &* 1_000_000_000 / UInt64(max(sampleRate, 1)), ordering: .relaxed)
         cycleStartedAt.store(started, ordering: .releasing)
@@ -96,7 +111,7 @@ final class JackCycle: @unchecked Sendable {
         cycles.add(1, ordering: .relaxed)
         probe.end()
         cycleStartedAt.store(0, ordering: .releasing)
-        measure(since: started, onCPUSince: startedOnCPU, frames: frames, budget: budget)
+        measure(since: started, frames: frames, budget: budget)
     }
 
     /// Nanoseconds one node may take this cycle, or 0 when the guard is off.
@@ -111,7 +126,7 @@ final class JackCycle: @unchecked Sendable {
     /// the next cycles' steps when it overran the deadline budget (so they cost nothing otherwise).
     /// - Realtime: safe (clock_gettime is a vDSO read, no system call on Linux).
     @inline(__always)
-    private func measure(since started: UInt64, onCPUSince startedOnCPU: UInt64, frames: Int, budget: UInt64) {
+    private func measure(since started: UInt64, frames: Int, budget: UInt64) {
         let elapsed = MonotonicClock.nanoseconds() &- started
         histogram.record(elapsed)
         let busy = Int64(truncatingIfNeeded: elapsed / 1_000)
@@ -124,14 +139,19 @@ final class JackCycle: @unchecked Sendable {
         if stallCounted.load(ordering: .relaxed), stallCounted.exchange(false, ordering: .relaxed) {
             // Already counted as ours by the xrun that arrived while it ran.
         } else if Int64(truncatingIfNeeded: elapsed) * sampleRate > period {
-            // CPU time, plus the time isolated children worked for us while we waited on them.
-            let used = MonotonicClock.threadCPUNanoseconds() &- startedOnCPU &+ UInt64(iaa_take_waits())
-            if Int64(truncatingIfNeeded: used) * sampleRate > period {
+            // CPU time since the mark less the cycles before this one (`cpuMark`), plus the time
+            // isolated children worked for us while we waited on them.
+            let sinceMark = Int64(truncatingIfNeeded: MonotonicClock.threadCPUNanoseconds() &- cpuMark)
+            let used = max(sinceMark - Int64(truncatingIfNeeded: busySinceMark), 0) + Int64(truncatingIfNeeded: iaa_take_waits())
+            if used * sampleRate > period {
                 overruns.add(1, ordering: .relaxed)
             } else {
                 preemptedOverruns.add(1, ordering: .relaxed)
             }
         }
+        busySinceMark &+= elapsed
+        cyclesSinceMark += 1
+        markNextCycle = Int64(truncatingIfNeeded: elapsed) * sampleRate * 4 > period
         if budget > 0 && elapsed > budget {
             watchCycles = 8
         } else if watchCycles > 0 {

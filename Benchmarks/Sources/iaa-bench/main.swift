@@ -9,8 +9,9 @@ import OfflineBackend
 /// real-time counter so the allocation columns are filled.
 ///
 ///     iaa-bench [--quick]                      all tables
-///     iaa-bench profile VOICES FRAMES CYCLES [engine|render|scalar|vector]
-///                                              only cycles, for callgrind
+///     iaa-bench profile VOICES FRAMES CYCLES [engine|render|cold|scalar|vector]
+///                                              only cycles, for callgrind (cold: caches
+///                                              flushed between cycles, as live)
 ///     iaa-bench profile-load [TIMES]           only GraphFile.load of the 1 MB graph, for perf
 ///     iaa-bench profile-apply [TIMES]          only the one-connection apply to 1,000 apps, for perf
 
@@ -32,13 +33,29 @@ if arguments.first == "profile-apply" {
 
 if arguments.first == "profile" {
     let numbers = arguments.dropFirst().prefix(3).compactMap { Int($0) }
-    guard numbers.count == 3 else { fatalError("usage: iaa-bench profile VOICES FRAMES CYCLES [engine|render|scalar|vector]") }
+    guard numbers.count == 3 else { fatalError("usage: iaa-bench profile VOICES FRAMES CYCLES [engine|render|cold|scalar|vector]") }
     let which = arguments.count > 4 ? arguments[4] : "engine"
     let (voices, frames, cycles) = (numbers[0], numbers[1], numbers[2])
     switch which {
     case "scalar", "vector":
         let reference = CReference(voices: voices, frames: frames)
         for _ in 0..<cycles { if which == "scalar" { reference.scalarCycle() } else { reference.vectorCycle() } }
+    case "cold":
+        // Live, the audio thread wakes with cold caches (jackd and the other clients ran since
+        // its last cycle): write 8 MiB between cycles so that every cycle starts that way too.
+        let engine = EngineRender(voices: voices, frames: frames)
+        let junk = UnsafeMutablePointer<UInt64>.allocate(capacity: 1 << 20)
+        junk.initialize(repeating: 0, count: 1 << 20)
+        var times: [UInt64] = []
+        times.reserveCapacity(cycles)
+        for cycle in 0..<cycles {
+            for index in stride(from: 0, to: 1 << 20, by: 8) { junk[index] &+= UInt64(cycle) }
+            let started = MonotonicClock.nanoseconds()
+            engine.renderOnly()
+            times.append(MonotonicClock.nanoseconds() - started)
+        }
+        times.sort()
+        print("cold render: median \(times[times.count / 2]) ns, p10 \(times[times.count / 10]) ns per cycle")
     default:
         let engine = EngineRender(voices: voices, frames: frames)
         for _ in 0..<cycles { if which == "render" { engine.renderOnly() } else { engine.cycle() } }

@@ -82,6 +82,16 @@ const iaa_kernel_table *_Nullable iaa_kernels_of(iaa_kernel_set set);
 /** The name of a set ("portable", "avx2+fma"). */
 const char *iaa_kernel_set_name(iaa_kernel_set set);
 
+/** Asks the CPU to bring `lines` cache lines from `address` on into the cache, without waiting.
+ *  The audio thread wakes each cycle with its caches cold (jackd and the other clients ran in
+ *  between), and a step's loads (slot, node, parameter ramps) each depend on the one before, so
+ *  the renderer asks for the next steps' lines while it runs this one: the misses then overlap
+ *  instead of following each other. A hint only: it never faults. Realtime: safe. */
+static inline void iaa_prefetch(const void *_Nullable address, long lines) {
+    const char *bytes = (const char *)address;
+    for (long line = 0; line < lines; line++) __builtin_prefetch(bytes + 64 * line, 0, 3);
+}
+
 #pragma clang assume_nonnull end
 
 #endif

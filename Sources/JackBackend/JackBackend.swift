@@ -85,11 +85,21 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
     }
 
     /// libjack prints its own lines ("Cannot connect to server socket …") on stderr; our errors say
-    /// what happened and what to do, so those lines are only noise for users.
+    /// what happened and what to do, so those lines are only noise for users. The last error line
+    /// is kept: when a call fails without the server logging why (`jack_activate`), it is the
+    /// only account of the cause. libjack reports errors from its own threads, rarely and never
+    /// from our process callback, and its default handler writes to stderr there anyway.
     static func quietLibraryMessages() {
-        jack_set_error_function { _ in }
+        jack_set_error_function { message in
+            guard let message else { return }
+            let line = String(cString: message)
+            JackBackend.lastLibraryError.withLock { $0 = line }
+        }
         jack_set_info_function { _ in }
     }
+
+    /// libjack's last error line (see `quietLibraryMessages`).
+    static let lastLibraryError = Mutex<String?>(nil)
 
     // MARK: Plans and ports
 
@@ -183,8 +193,10 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
 
     /// Starts processing. JACK calls the process callback from now on.
     public func activate() throws(JackError) {
+        Self.lastLibraryError.withLock { $0 = nil }
         guard jack_activate(client) == 0 else {
-            throw JackError(code: .activateFailed, message: "jack_activate failed for client '\(clientName)'",
+            let cause = Self.lastLibraryError.withLock { $0 }.map { " (libjack: \($0))" } ?? ""
+            throw JackError(code: .activateFailed, message: "jack_activate failed for client '\(clientName)'\(cause)",
                             hint: "see the JACK server's log")
         }
         active = true

@@ -187,7 +187,6 @@ public class NodeSlot {
     public var anyNode: any AudioNode { fatalError("NodeSlot is abstract") }
 
     /// Advances every parameter's ramp by one cycle.
-    /// - Realtime: safe.
     /// Nothing runs while no target changed and no ramp moved last cycle: `ramps` then already
     /// holds every parameter's constant value (most nodes, most cycles).
     /// - Realtime: safe.
@@ -295,15 +294,12 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
     @inline(__always)
     private func foldPolicyGain(_ gain: ParameterRamp, into own: ParameterRamp) -> Bool {
         if gain.isSteady {
-            let g = gain.end
-            ramps[outputGainIndex] = ParameterRamp(start: own.start * g, step: own.step * g,
-                                                   rampFrames: own.rampFrames, end: own.end * g)
-            return true
+            ramps[outputGainIndex] = own.scaled(by: gain.end)
+        } else if own.isSteady {
+            ramps[outputGainIndex] = gain.scaled(by: own.end)
+        } else {
+            return false
         }
-        guard own.isSteady else { return false }
-        let g = own.end
-        ramps[outputGainIndex] = ParameterRamp(start: gain.start * g, step: gain.step * g,
-                                               rampFrames: gain.rampFrames, end: gain.end * g)
         return true
     }
 }

@@ -18,21 +18,17 @@ extension Validator {
             configuration.defaultChoice = choice(defaultChoice, at: "/isolation/default")
         }
         if let maxCrashes = written.maxCrashes {
-            if maxCrashes >= 1, maxCrashes <= 1000, maxCrashes.rounded() == maxCrashes {
-                configuration.maxCrashes = Int(maxCrashes)
-            } else {
-                sink.error(.outOfRange, at: "/isolation/maxCrashes",
+            if withinRange(maxCrashes >= 1 && maxCrashes <= 1000 && maxCrashes.rounded() == maxCrashes, at: "/isolation/maxCrashes",
                            "\"maxCrashes\" is \(Self.text(maxCrashes)), outside its range: a whole number from 1 to 1000",
-                           hint: "the number of faults within \"crashWindow\" after which the app stays off, such as 3")
+                           hint: "the number of faults within \"crashWindow\" after which the app stays off, such as 3") {
+                configuration.maxCrashes = Int(maxCrashes)
             }
         }
         if let window = written.crashWindow, let seconds = seconds(window, at: "/isolation/crashWindow", example: "60s") {
-            if seconds > 0, seconds <= 86_400 {
-                configuration.crashWindowSeconds = seconds
-            } else {
-                sink.error(.outOfRange, at: "/isolation/crashWindow",
+            if withinRange(seconds > 0 && seconds <= 86_400, at: "/isolation/crashWindow",
                            "\"crashWindow\" is \(Self.text(seconds)) s, outside its range: above 0 s and at most 1 day",
-                           hint: "use a window such as \"60s\"")
+                           hint: "use a window such as \"60s\"") {
+                configuration.crashWindowSeconds = seconds
             }
         }
         return configuration

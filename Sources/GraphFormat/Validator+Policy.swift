@@ -9,32 +9,26 @@ extension Validator {
         let written = description.policy
         if let literal = written.duckLevel,
            let decibels = decibels(literal, at: "/policy/duckLevel") {
-            if decibels > -96, decibels <= 0 {
-                policy.duckLevelDecibels = decibels
-            } else {
-                sink.error(.outOfRange, at: "/policy/duckLevel",
+            if withinRange(decibels > -96 && decibels <= 0, at: "/policy/duckLevel",
                            "\"duckLevel\" is \(Self.text(decibels)) dB, outside its range: above -96 dB and at most 0 dB",
-                           hint: "ducking lowers other apps; use a level such as \"-12dB\"")
+                           hint: "ducking lowers other apps; use a level such as \"-12dB\"") {
+                policy.duckLevelDecibels = decibels
             }
         }
         if let literal = written.rampTime,
            let seconds = seconds(literal, at: "/policy/rampTime", example: "10ms") {
-            if seconds > 0, seconds <= 1 {
-                policy.rampSeconds = seconds
-            } else {
-                sink.error(.outOfRange, at: "/policy/rampTime",
+            if withinRange(seconds > 0 && seconds <= 1, at: "/policy/rampTime",
                            "\"rampTime\" is \(Self.text(seconds)) s, outside its range: above 0 s and at most 1 s",
-                           hint: "use a ramp such as \"10ms\"")
+                           hint: "use a ramp such as \"10ms\"") {
+                policy.rampSeconds = seconds
             }
         }
         if let literal = written.backgroundTaskTime,
            let seconds = seconds(literal, at: "/policy/backgroundTaskTime", example: "30s") {
-            if seconds > 0, seconds <= 600 {
-                policy.backgroundTaskSeconds = seconds
-            } else {
-                sink.error(.outOfRange, at: "/policy/backgroundTaskTime",
+            if withinRange(seconds > 0 && seconds <= 600, at: "/policy/backgroundTaskTime",
                            "\"backgroundTaskTime\" is \(Self.text(seconds)) s, outside its range: above 0 s and at most 600 s",
-                           hint: "use a time such as \"30s\"")
+                           hint: "use a time such as \"30s\"") {
+                policy.backgroundTaskSeconds = seconds
             }
         }
         return policy

@@ -11,21 +11,17 @@ extension Validator {
         var transport = TransportConfiguration()
         let written = description.transport
         if let tempo = written.tempo {
-            if Self.tempoRange.contains(tempo) {
-                transport.tempo = tempo
-            } else {
-                sink.error(.outOfRange, at: "/transport/tempo",
+            if withinRange(Self.tempoRange.contains(tempo), at: "/transport/tempo",
                            "\"tempo\" is \(Self.text(tempo)) BPM, outside its range 20...300",
-                           hint: "use a tempo from 20 to 300 beats per minute")
+                           hint: "use a tempo from 20 to 300 beats per minute") {
+                transport.tempo = tempo
             }
         }
         if let beats = written.beatsPerBar {
-            if Self.beatsPerBarRange.contains(beats) {
-                transport.beatsPerBar = beats
-            } else {
-                sink.error(.outOfRange, at: "/transport/beatsPerBar",
+            if withinRange(Self.beatsPerBarRange.contains(beats), at: "/transport/beatsPerBar",
                            "\"beatsPerBar\" is \(Self.text(beats)), outside its range 1...16",
-                           hint: "use from 1 to 16 beats per bar (4 for 4/4)")
+                           hint: "use from 1 to 16 beats per bar (4 for 4/4)") {
+                transport.beatsPerBar = beats
             }
         }
         if let playing = written.playing { transport.playing = playing }

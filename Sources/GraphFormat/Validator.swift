@@ -62,6 +62,14 @@ public struct Validator {
         connectionPointers.reserveCapacity(description.connections.count)
     }
 
+    /// Whether a setting's value is `accepted`; if not, an `outOfRange` error at `pointer` says so
+    /// and the setting keeps its default.
+    mutating func withinRange(_ accepted: Bool, at pointer: String, _ message: @autoclosure () -> String,
+                              hint: String) -> Bool {
+        if !accepted { sink.error(.outOfRange, at: pointer, message(), hint: hint) }
+        return accepted
+    }
+
     /// Validates `description`; `file` names it in diagnostics. Structural checks (unknown keys,
     /// JSON types) belong to reading the file, so a description built in code skips them.
     public static func validate(_ description: GraphDescription, file: String,

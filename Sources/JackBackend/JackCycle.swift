@@ -124,7 +124,8 @@ final class JackCycle: @unchecked Sendable {
 
     /// Records how long this cycle took, counts it as ours when it overran the period, and times
     /// the next cycles' steps when it overran the deadline budget (so they cost nothing otherwise).
-    /// - Realtime: safe (clock_gettime is a vDSO read, no system call on Linux).
+    /// - Realtime: safe (the monotonic clock is a vDSO read; the thread's CPU clock, a system call
+    ///   that never blocks, is read only for a cycle late by the monotonic one).
     @inline(__always)
     private func measure(since started: UInt64, frames: Int, budget: UInt64) {
         let elapsed = MonotonicClock.nanoseconds() &- started

@@ -23,6 +23,12 @@ public struct ParameterRamp: BitwiseCopyable, Equatable, Sendable {
         ParameterRamp(start: value, step: 0, rampFrames: 0, end: value)
     }
 
+    /// The same ramp multiplied by `factor` at every frame.
+    /// - Realtime: safe.
+    @inlinable public func scaled(by factor: Float) -> ParameterRamp {
+        ParameterRamp(start: start * factor, step: step * factor, rampFrames: rampFrames, end: end * factor)
+    }
+
     /// True when the value does not move during this cycle.
     @inlinable public var isSteady: Bool { rampFrames == 0 }
 

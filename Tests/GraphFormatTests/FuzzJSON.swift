@@ -1,3 +1,5 @@
+import LocatedJSON
+
 /// A JSON value for the fuzz mutator: objects keep their members in order and may repeat a key,
 /// numbers keep their text, and `raw` holds any text at all (`NaN`, a half-written array), so
 /// that a mutated tree can write what no JSON library would.
@@ -106,27 +108,8 @@ indirect enum FuzzJSON: Sendable {
         }
     }
 
-    /// `text` as a JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var output = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\t": output += "\\t"
-            case "\r": output += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return output + "\""
-    }
+    /// `text` as a JSON string literal: the project's one escaper.
+    static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 
     /// A recursive-descent reader for the seeds, which are well-formed JSON.
     private struct Parser {

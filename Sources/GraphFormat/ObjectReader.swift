@@ -23,7 +23,7 @@ struct ObjectReader {
         self.pointer = pointer
     }
 
-    func member(_ key: String) -> JSONNode? { members.first { $0.key == key }?.value }
+    func member(_ key: String) -> JSONNode? { members.first { $0.hasKey(key) }?.value }
 
     private func missing(_ key: String, _ sink: inout DiagnosticSink) {
         sink.error(.missingKey, at: JSONPointer.appending(pointer, key), "missing required key \"\(key)\"")

@@ -51,7 +51,7 @@ public struct SourceMap: Sendable, Hashable {
             switch node.value {
             case .object(let members):
                 let name = Self.unescaped(token)
-                guard let member = members.first(where: { $0.key == name }) else { return (node, keyLocation, false) }
+                guard let member = members.first(where: { $0.hasKey(name) }) else { return (node, keyLocation, false) }
                 node = member.value
                 keyLocation = member.keyLocation
             case .array(let elements):

@@ -17,7 +17,7 @@ public struct SourceLocation: Sendable, Hashable {
 /// past them depends on either syntax; fields kept raw for later work (`session`, `component`)
 /// keep their locations for the errors that work will report.
 public struct JSONNode: Sendable, Hashable {
-    public indirect enum Value: Sendable, Hashable {
+    public enum Value: Sendable, Hashable {
         case null
         case bool(Bool)
         /// The number and its text as written (`2`, `2.0`, `1e3`).
@@ -75,5 +75,15 @@ public struct JSONNode: Sendable, Hashable {
 
     public var elements: [JSONNode]? {
         if case .array(let elements) = value { elements } else { nil }
+    }
+}
+
+extension JSONNode.Member {
+    /// Whether this member's key is `key`. Readers find members by trying keys one by one, so
+    /// most comparisons are of unequal keys: those of different lengths are told apart inline,
+    /// without the call the standard comparison of two unequal strings makes.
+    @inlinable
+    public func hasKey(_ key: String) -> Bool {
+        self.key.utf8.count == key.utf8.count && self.key == key
     }
 }

@@ -91,9 +91,13 @@ public struct JSONReader {
     }
 
     var here: SourceLocation { SourceLocation(line: line, column: column) }
-    var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+    // Inlined, as `advance()`: they run once per byte of the document.
+    var current: UInt8? {
+        @inline(__always) get { index < bytes.count ? bytes[index] : nil }
+    }
 
     /// Consumes one byte, keeping the line and the column (which counts scalars, not bytes).
+    @inline(__always)
     mutating func advance() {
         let byte = bytes[index]
         index += 1
@@ -247,7 +251,9 @@ public struct JSONReader {
     /// After a value: a comma, the container's end, or (for the document) the end of the text.
     private mutating func readAfterValue() -> State? {
         let start = here, offset = index
-        guard let frame = stack.last else {
+        // Only the kind of the container is needed: copying its frame (`stack.last`) retained
+        // and released its four buffers for every value of the document.
+        guard !stack.isEmpty else {
             if current == nil { return nil }
             if current == UInt8(ascii: ":") {
                 fail(.pairOutsideObject(inArray: false), at: start, offset: offset, pointer: valuePointer)
@@ -256,7 +262,8 @@ public struct JSONReader {
             }
             return nil
         }
-        let closing = frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        let isObject = stack[stack.count - 1].isObject
+        let closing = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
         switch current {
         case UInt8(ascii: ",")?:
             advance()
@@ -266,15 +273,15 @@ public struct JSONReader {
                 advance()
                 return close()
             }
-            return frame.isObject ? .key(closingAllowed: false) : .value(closingAllowed: false)
+            return isObject ? .key(closingAllowed: false) : .value(closingAllowed: false)
         case closing?:
             advance()
             return close()
-        case UInt8(ascii: ":")? where !frame.isObject:
+        case UInt8(ascii: ":")? where !isObject:
             fail(.pairOutsideObject(inArray: true), at: start, offset: offset, pointer: valuePointer)
             return nil
         case let byte:
-            let expected = frame.isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
+            let expected = isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
             let found = byte.map(describe) ?? "the end of the text"
             fail(.syntax("expected \(expected), found \(found)" + openedAt), at: start, offset: offset)
             return nil
@@ -313,7 +320,15 @@ public struct JSONReader {
         if let index = stack[top].keyIndex {
             first = index[key]
         } else {
-            first = stack[top].members.first { $0.key == key }?.keyLocation
+            // By index, comparing keys in place: `first(where:)` copied (and retained) each member.
+            var position = 0
+            while position < stack[top].members.count {
+                if stack[top].members[position].hasKey(key) {
+                    first = stack[top].members[position].keyLocation
+                    break
+                }
+                position += 1
+            }
             // Searching is quicker for the small objects graphs are made of; an index for large ones.
             if stack[top].members.count == 16 {
                 stack[top].keyIndex = Dictionary(stack[top].members.map { ($0.key, $0.keyLocation ?? location) },

@@ -21,8 +21,13 @@ package struct PortReference {
     /// Whether `text` is a valid app or port id: `[A-Za-z0-9_-]+`, which keeps JACK names
     /// unambiguous.
     package static func isValidId(_ text: String) -> Bool {
-        !text.isEmpty && text.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+        // By bytes: every allowed character is ASCII, and a byte of any other is outside the ranges.
+        !text.isEmpty && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"): true
+            default: false
+            }
         }
     }
 }

@@ -31,10 +31,14 @@ enum SessionVocabulary {
     /// Each name of `names` (the array at `pointer`) as a `T`, with its element's pointer; unknown
     /// names are reported and left out. `failed` is set when one was.
     static func values<T: RawRepresentable & CaseIterable>(_ names: [String], _ what: String, listing: String,
-                                                            at pointer: String, _ sink: inout DiagnosticSink,
+                                                            at pointer: @autoclosure () -> String,
+                                                            _ sink: inout DiagnosticSink,
                                                             failed: inout Bool) -> [(value: T, pointer: String)]
         where T.RawValue == String {
-        names.enumerated().compactMap { index, name in
+        // Most apps list none: the array's pointer is made only for an array that has names.
+        guard !names.isEmpty else { return [] }
+        let pointer = pointer()
+        return names.enumerated().compactMap { index, name in
             let elementPointer = JSONPointer.appending(pointer, index)
             guard let value: T = value(name, what, listing: listing, at: elementPointer, &sink) else {
                 failed = true

@@ -46,10 +46,23 @@ extension Validator {
     mutating func port(_ text: String, direction: PortSpec.Direction, in connection: String, side: String) -> PortAddress? {
         // The common case, a well-formed reference to a known port, needs no listing and no pointer.
         if let reference = PortReference(text), let index = appIndex[reference.app], let layout = apps[index].layout,
-           let port = (direction == .output ? layout.outputs : layout.inputs).firstIndex(where: { $0.name == reference.port }) {
+           let port = portIndex(reference.port, app: index, direction: direction, layout: layout) {
             return PortAddress(app: index, port: port)
         }
         return port(text, direction: direction, at: connection + "/" + side, side: side)
+    }
+
+    /// The index of the port named `name` among `app`'s ports in `direction`, if it has one.
+    private mutating func portIndex(_ name: String, app: Int, direction: PortSpec.Direction, layout: NodeLayout) -> Int? {
+        let ports = direction == .output ? layout.outputs : layout.inputs
+        // Most apps have a port or two, searched. A wide app (a 64-input mixer) is indexed once:
+        // comparing names one by one cost more than the rest of resolving its connections.
+        guard ports.count > 8 else { return ports.firstIndex { $0.name == name } }
+        let key = WidePorts(app: app, direction: direction)
+        if let table = widePorts[key] { return table[name] }
+        let table = Dictionary(ports.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        widePorts[key] = table
+        return table[name]
     }
 
     /// Resolves `APP:PORT` to an address in `direction`, or reports why it cannot at `pointer`.
@@ -60,6 +73,12 @@ extension Validator {
                                         ids: { resolved.compactMap(\.id) })
         return PortResolution.port(text, direction: direction, in: known, at: pointer, side: side, &sink)
     }
+}
+
+/// One direction of one app's ports, for the index of a wide app's port names.
+struct WidePorts: Hashable {
+    let app: Int
+    let direction: PortSpec.Direction
 }
 
 /// A connection's two ends, as the duplicate check keys them.

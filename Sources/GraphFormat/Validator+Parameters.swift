@@ -10,17 +10,18 @@ extension Validator {
         var configuration: [String: Int] = [:]
         for spec in type.configuration { configuration[spec.name] = spec.defaultValue }
         for assignment in app.params {
-            let pointer = JSONPointer.appending(app.pointer + "/params", assignment.name)
+            // Made only for a report: two strings per parameter were a tenth of validating an app.
+            let pointer = { JSONPointer.appending(app.pointer + "/params", assignment.name) }
             if let index = type.parameterIndex(assignment.name) {
-                if let value = Self.parameterValue(assignment.value, spec: type.parameters[index], at: pointer, &sink) {
+                if let value = Self.parameterValue(assignment.value, spec: type.parameters[index], at: pointer(), &sink) {
                     parameters[index] = value
                 }
             } else if let spec = type.configuration.first(where: { $0.name == assignment.name }) {
-                if let value = configurationValue(assignment.value, spec: spec, at: pointer) {
+                if let value = configurationValue(assignment.value, spec: spec, at: pointer()) {
                     configuration[spec.name] = value
                 }
             } else {
-                reportUnknownParameter(assignment.name, type: type, at: pointer)
+                reportUnknownParameter(assignment.name, type: type, at: pointer())
             }
         }
         return (NodeConfiguration(configuration, state: pluginState(of: app, type: type)), parameters)
@@ -57,7 +58,7 @@ extension Validator {
 
     /// The value `literal` gives a parameter, range-checked against `spec`; nil after reporting at
     /// `pointer`. Shared with timelines' `setParam`, so a value reads the same in both files.
-    static func parameterValue(_ literal: ValueLiteral, spec: ParameterSpec, at pointer: String,
+    static func parameterValue(_ literal: ValueLiteral, spec: ParameterSpec, at pointer: @autoclosure () -> String,
                                _ sink: inout DiagnosticSink) -> Float? {
         let value: Float
         switch literal {
@@ -65,19 +66,19 @@ extension Validator {
             value = Float(number)
         case .text(let text):
             guard let parsed = ParameterValue.parseWithNotation(text) else {
-                sink.error(.invalidValue, at: pointer, "\(JSONText.quoted(text)) is not a value for \"\(spec.name)\"",
+                sink.error(.invalidValue, at: pointer(), "\(JSONText.quoted(text)) is not a value for \"\(spec.name)\"",
                            hint: "write a number, a percentage such as \"50%\" or decibels such as \"-6dB\"")
                 return nil
             }
             if parsed.notation == .decibels, spec.unit != .linearGain {
-                sink.warning(.invalidValue, at: pointer,
+                sink.warning(.invalidValue, at: pointer(),
                              "decibels on \"\(spec.name)\", whose unit is \(spec.unit.rawValue): \(JSONText.quoted(text)) means \(Self.text(parsed.value))",
                              hint: "decibels suit gains; write the value as a number")
             }
             value = parsed.value
         }
         guard value.isFinite, spec.range.contains(value) else {
-            sink.error(.parameterOutOfRange, at: pointer,
+            sink.error(.parameterOutOfRange, at: pointer(),
                        "\"\(spec.name)\" is \(Self.text(value)), outside its range \(Self.text(spec.range))\(Self.unitSuffix(spec.unit))",
                        hint: "use a value from \(Self.text(spec.range.lowerBound)) to \(Self.text(spec.range.upperBound))")
             return nil
@@ -85,19 +86,20 @@ extension Validator {
         return value
     }
 
-    private mutating func configurationValue(_ literal: ValueLiteral, spec: ConfigurationSpec, at pointer: String) -> Int? {
+    private mutating func configurationValue(_ literal: ValueLiteral, spec: ConfigurationSpec,
+                                             at pointer: @autoclosure () -> String) -> Int? {
         guard case .number(let number) = literal else {
-            sink.error(.wrongType, at: pointer, "\"\(spec.name)\" is a configuration value and must be an integer, not a string",
+            sink.error(.wrongType, at: pointer(), "\"\(spec.name)\" is a configuration value and must be an integer, not a string",
                        hint: "write it without quotes")
             return nil
         }
         guard number.rounded() == number, abs(number) < 1e15 else {
-            sink.error(.invalidValue, at: pointer, "\"\(spec.name)\" must be an integer, not \(Self.text(number))")
+            sink.error(.invalidValue, at: pointer(), "\"\(spec.name)\" must be an integer, not \(Self.text(number))")
             return nil
         }
         let value = Int(number)
         guard spec.range.contains(value) else {
-            sink.error(.parameterOutOfRange, at: pointer,
+            sink.error(.parameterOutOfRange, at: pointer(),
                        "\"\(spec.name)\" is \(value), outside its range \(spec.range.lowerBound)...\(spec.range.upperBound)",
                        hint: "use an integer from \(spec.range.lowerBound) to \(spec.range.upperBound)")
             return nil

@@ -34,9 +34,10 @@ public struct Validator {
     var connections: [Connection] = []
     /// Where each of `connections` was written, for "already connected" errors.
     var connectionPointers: [String] = []
-    /// Each recorded connection's index by its ends, so a duplicate is found without a scan.
-    /// Each connection made so far, by its two ends, for the duplicate check.
+    /// Each connection made so far, by its two ends, so that a duplicate is found without a scan.
     var connectionIndex: [ConnectionEnds: Int] = [:]
+    /// Port indices by name for apps with many ports, made when a connection first names one.
+    var widePorts: [WidePorts: [String: Int]] = [:]
     var externalConnections: [ExternalConnection] = []
     var dependencies: TopologicalOrder
     /// The first app with a session that starts in the foreground, by its pointer.

@@ -13,7 +13,10 @@ extension Validator {
         guard let from, let to else { return }
         let fromEnd = refuseProgramEnds(CollectionOfOne(from), output: true, at: connection.pointer + "/from")
         guard !refuseProgramEnds(CollectionOfOne(to), output: false, at: connection.pointer + "/to"), !fromEnd else { return }
-        if let earlier = connectionIndex[ConnectionEnds(from: from, to: to)] {
+        // One hash for the common case: recorded at once, and taken back if it may not stay.
+        let ends = ConnectionEnds(from: from, to: to)
+        if let earlier = connectionIndex.updateValue(connections.count, forKey: ends) {
+            connectionIndex[ends] = earlier
             sink.error(.duplicateConnection, at: connection.pointer,
                        "\(JSONText.quoted(connection.from ?? "")) → \(JSONText.quoted(connection.to ?? "")) is already connected\(place(ofConnection: earlier))",
                        hint: "remove one of them; to change the level, set \"gain\" on one connection")
@@ -26,10 +29,10 @@ extension Validator {
                        hint: cycle.count == 2
                            ? "an app cannot feed its own input"
                            : "remove one connection of the cycle; feedback needs a delay app, which this graph format does not model yet")
+            connectionIndex[ends] = nil
             return
         }
         // A connection with a bad gain was reported; record the rest so later checks stay accurate.
-        connectionIndex[ConnectionEnds(from: from, to: to)] = connections.count
         connections.append(Connection(from: from, to: to, gain: gain ?? 1))
         connectionPointers.append(connection.pointer)
     }
@@ -58,10 +61,11 @@ extension Validator {
         // Most apps have a port or two, searched. A wide app (a 64-input mixer) is indexed once:
         // comparing names one by one cost more than the rest of resolving its connections.
         guard ports.count > 8 else { return ports.firstIndex { $0.name == name } }
-        let key = WidePorts(app: app, direction: direction)
-        if let table = widePorts[key] { return table[name] }
+        let slot = app * 2 + (direction == .output ? 1 : 0)
+        if widePorts.isEmpty { widePorts = Array(repeating: nil, count: apps.count * 2) }
+        if let table = widePorts[slot] { return table[name] }
         let table = Dictionary(ports.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        widePorts[key] = table
+        widePorts[slot] = table
         return table[name]
     }
 
@@ -73,12 +77,6 @@ extension Validator {
                                         ids: { resolved.compactMap(\.id) })
         return PortResolution.port(text, direction: direction, in: known, at: pointer, side: side, &sink)
     }
-}
-
-/// One direction of one app's ports, for the index of a wide app's port names.
-struct WidePorts: Hashable {
-    let app: Int
-    let direction: PortSpec.Direction
 }
 
 /// A connection's two ends, as the duplicate check keys them.

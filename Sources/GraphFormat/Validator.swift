@@ -36,8 +36,9 @@ public struct Validator {
     var connectionPointers: [String] = []
     /// Each connection made so far, by its two ends, so that a duplicate is found without a scan.
     var connectionIndex: [ConnectionEnds: Int] = [:]
-    /// Port indices by name for apps with many ports, made when a connection first names one.
-    var widePorts: [WidePorts: [String: Int]] = [:]
+    /// Port indices by name for apps with many ports, made when a connection first names one:
+    /// at `2 × app` for inputs, `2 × app + 1` for outputs (empty until a wide app is named).
+    var widePorts: [[String: Int]?] = []
     var externalConnections: [ExternalConnection] = []
     var dependencies: TopologicalOrder
     /// The first app with a session that starts in the foreground, by its pointer.

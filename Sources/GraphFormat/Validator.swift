@@ -59,6 +59,9 @@ public struct Validator {
         self.file = file
         sink = DiagnosticSink(file: file, sourceMap: description.sourceMap)
         dependencies = TopologicalOrder(appCount: description.apps.count)
+        // Sized once: an app's resolution is a few hundred bytes, and growing copied them all.
+        apps.reserveCapacity(description.apps.count)
+        appIndex.reserveCapacity(description.apps.count)
         connectionIndex.reserveCapacity(description.connections.count)
         connections.reserveCapacity(description.connections.count)
         connectionPointers.reserveCapacity(description.connections.count)

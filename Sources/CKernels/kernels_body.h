@@ -18,6 +18,22 @@ static inline __attribute__((always_inline)) void K(store_some)(float *p, f8 v, 
     for (long lane = 0; lane < count && lane < 8; lane++) p[lane] = v[lane];
 }
 
+/* `count` floats from p, in one load when there are eight, zeros above. */
+static inline __attribute__((always_inline)) f8 K(load_upto)(const float *p, long count) {
+    if (count >= 8) return K(load8)(p);
+    f8 v = (f8){0};
+    for (long lane = 0; lane < count; lane++) v[lane] = p[lane];
+    return v;
+}
+
+static inline __attribute__((always_inline)) void K(store_upto)(float *p, f8 v, long count) {
+    if (count >= 8) {
+        K(store8)(p, v);
+    } else {
+        K(store_some)(p, v, count);
+    }
+}
+
 /* sin(π·x) for eight lanes: the engine's Float kernel (Nodes/SineBlock.swift), operation for
  * operation. Adding 1.5·2²³ rounds x to the nearest integer q, the sign is q's parity (the
  * rounded value's lowest mantissa bit), and an odd degree-9 polynomial in u = x − q ∈ [−½, ½]
@@ -226,6 +242,142 @@ static unsigned K(nonfinite)(const float *in, long frames) {
     return check;
 }
 
+static inline __attribute__((always_inline)) float K(ramp_at)(iaa_parameter_ramp ramp, long frame) {
+    return frame < ramp.frames ? ramp.start + ramp.step * (float)frame : ramp.end;
+}
+
+/* Swift's min(max(x, low), high): a NaN stays NaN. */
+static inline __attribute__((always_inline)) float K(clamp)(float x, float low, float high) {
+    const float above = low > x ? low : x;
+    return high < above ? high : above;
+}
+
+/* The sample `delay` frames before `write_index`, interpolated linearly between neighbours (a
+ * whole delay reads the stored sample exactly): the delay's read for a single frame, where the
+ * tap moves, the routing moves or the line wraps. */
+static inline __attribute__((always_inline)) float K(tap)(const float *line, long capacity, long write_index,
+                                                          double delay) {
+    double position = (double)write_index - delay;
+    if (position < 0) position += (double)capacity;
+    const long whole = (long)position;
+    const float fraction = (float)(position - (double)whole);
+    const long index = whole < capacity ? whole : whole - capacity;
+    const long next = index + 1 < capacity ? index + 1 : 0;
+    const float current = line[index];
+    return fraction == 0 ? current : current + fraction * (line[next] - current);
+}
+
+/* What the delay feeds back into its lines and what it outputs, from the dry inputs and the wet
+ * taps: the straight routing and the crossed one (the mono input into the left line only, each
+ * echo into the other side) blended by ping_pong, then dry and wet by mix. For one frame (in
+ * lane 0) or eight, so the arithmetic is written once. */
+static inline __attribute__((always_inline)) void K(delay_mix)(f8 dry_left, f8 dry_right, f8 wet_left, f8 wet_right,
+                                                               float feedback, float ping_pong, float mix,
+                                                               f8 *feed, f8 *out) {
+    const f8 straight_left = dry_left + feedback * wet_left;
+    const f8 straight_right = dry_right + feedback * wet_right;
+    const f8 crossed_left = (dry_left + dry_right) * 0.5f + feedback * wet_right;
+    const f8 crossed_right = feedback * wet_left;
+    feed[0] = straight_left + (crossed_left - straight_left) * ping_pong;
+    feed[1] = straight_right + (crossed_right - straight_right) * ping_pong;
+    out[0] = dry_left + (wet_left - dry_left) * mix;
+    out[1] = dry_right + (wet_right - dry_right) * mix;
+}
+
+/* One frame with everything that may move: the old tap fading out over fade_frames, the routing
+ * stepping towards its target. */
+static void K(delay_frame)(iaa_delay *state, const float *in_left, const float *in_right, float *out_left,
+                           float *out_right, long frame, float feedback, float mix) {
+    float *left = state->left, *right = state->right;
+    const long capacity = state->capacity, write = state->write_index;
+    float wet_left = K(tap)(left, capacity, write, state->delay);
+    float wet_right = K(tap)(right, capacity, write, state->delay);
+    if (state->fade_remaining > 0) {
+        const float old = (float)state->fade_remaining / (float)state->fade_frames;
+        wet_left += (K(tap)(left, capacity, write, state->previous_delay) - wet_left) * old;
+        wet_right += (K(tap)(right, capacity, write, state->previous_delay) - wet_right) * old;
+        state->fade_remaining -= 1;
+    }
+    float ping_pong = state->ping_pong;
+    if (ping_pong < state->ping_target) {
+        const float up = ping_pong + state->ping_step;
+        ping_pong = 1 < up ? 1 : up;
+    } else if (ping_pong > state->ping_target) {
+        const float down = ping_pong - state->ping_step;
+        ping_pong = 0 >= down ? 0 : down;
+    }
+    state->ping_pong = ping_pong;
+    f8 feed[2], out[2];
+    K(delay_mix)((f8){in_left[frame]}, (f8){in_right[frame]}, (f8){wet_left}, (f8){wet_right}, feedback, ping_pong,
+                 mix, feed, out);
+    left[write] = feed[0][0];
+    right[write] = feed[1][0];
+    state->write_index = write + 1 < capacity ? write + 1 : 0;
+    out_left[frame] = out[0][0];
+    out_right[frame] = out[1][0];
+}
+
+/* Frames [frame, to) at a steady tap, routing, feedback and mix, eight frames a vector: the taps
+ * of consecutive frames are consecutive samples of each line, all written before the block when
+ * the delay is at least eight frames (so a block's writes never feed its own reads), and the
+ * fraction between neighbours is the same for every frame. Runs stop where the write index or
+ * the tap's next sample wraps; that frame (and every frame of a delay under eight) goes alone. */
+static void K(delay_steady)(iaa_delay *state, const float *in_left, const float *in_right, float *out_left,
+                            float *out_right, long frame, long to, float feedback, float mix) {
+    float *left = state->left, *right = state->right;
+    const long capacity = state->capacity;
+    const long whole = (long)state->delay;
+    const double part = state->delay - (double)whole;
+    const long back = part > 0 ? whole + 1 : whole;
+    const float fraction = part > 0 ? (float)(1 - part) : 0;
+    const float ping_pong = state->ping_pong;
+    while (frame < to) {
+        const long write = state->write_index;
+        const long read = write >= back ? write - back : write - back + capacity;
+        long run = to - frame;
+        if (run > capacity - write) run = capacity - write;
+        if (run > capacity - 1 - read) run = capacity - 1 - read;
+        if (whole < 8 || run == 0) {
+            K(delay_frame)(state, in_left, in_right, out_left, out_right, frame, feedback, mix);
+            frame += 1;
+            continue;
+        }
+        for (long done = 0; done < run; done += 8) {
+            const long lanes = run - done < 8 ? run - done : 8, at = frame + done, from = read + done;
+            f8 feed[2], out[2];
+            const f8 left_now = K(load_upto)(left + from, lanes), left_next = K(load_upto)(left + from + 1, lanes);
+            const f8 right_now = K(load_upto)(right + from, lanes), right_next = K(load_upto)(right + from + 1, lanes);
+            K(delay_mix)(K(load_upto)(in_left + at, lanes), K(load_upto)(in_right + at, lanes),
+                         fraction == 0 ? left_now : left_now + fraction * (left_next - left_now),
+                         fraction == 0 ? right_now : right_now + fraction * (right_next - right_now),
+                         feedback, ping_pong, mix, feed, out);
+            K(store_upto)(left + write + done, feed[0], lanes);
+            K(store_upto)(right + write + done, feed[1], lanes);
+            K(store_upto)(out_left + at, out[0], lanes);
+            K(store_upto)(out_right + at, out[1], lanes);
+        }
+        state->write_index = write + run < capacity ? write + run : 0;
+        frame += run;
+    }
+}
+
+/* The delay between two moves of its tap: frame by frame while the old tap fades, the routing
+ * moves or feedback or mix ramps, then the steady loop. */
+static void K(delay)(iaa_delay *state, const float *in_left, const float *in_right, float *out_left, float *out_right,
+                     long from, long to, iaa_parameter_ramp feedback, iaa_parameter_ramp mix) {
+    long frame = from;
+    for (; frame < to; frame++) {
+        if (state->fade_remaining == 0 && state->ping_pong == state->ping_target && frame >= feedback.frames
+            && frame >= mix.frames)
+            break;
+        K(delay_frame)(state, in_left, in_right, out_left, out_right, frame,
+                       K(clamp)(K(ramp_at)(feedback, frame), 0, 0.95f), K(clamp)(K(ramp_at)(mix, frame), 0, 1));
+    }
+    if (frame < to)
+        K(delay_steady)(state, in_left, in_right, out_left, out_right, frame, to, K(clamp)(feedback.end, 0, 0.95f),
+                        K(clamp)(mix.end, 0, 1));
+}
+
 static const iaa_kernel_table K(table) = {
     .sine = K(sine),
     .scale = K(scale),
@@ -235,4 +387,5 @@ static const iaa_kernel_table K(table) = {
     .mix = K(mix),
     .svf = K(svf),
     .nonfinite = K(nonfinite),
+    .delay = K(delay),
 };

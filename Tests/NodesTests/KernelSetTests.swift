@@ -1,4 +1,5 @@
 import CKernels
+import NodeKit
 import Testing
 @testable import Nodes
 
@@ -217,6 +218,86 @@ struct KernelSetTests {
                     }
                     buffer[frame] = kept
                 }
+            }
+        }
+    }
+}
+
+// MARK: The delay, against a straightforward reference.
+
+/// builtin:delay as its node once ran it, one frame at a time in Double-indexed arrays: the
+/// reference the `delay` kernel (whose steady stretches run eight frames a vector) must follow.
+private struct ReferenceDelay {
+    var left: [Float], right: [Float]
+    var write = 0
+    var delay: Double, previous: Double
+    var fadeRemaining: Int, fadeFrames: Int
+    var pingPong: Float, pingTarget: Float, pingStep: Float
+
+    func read(_ line: [Float], _ delay: Double) -> Float {
+        var position = Double(write) - delay
+        if position < 0 { position += Double(line.count) }
+        let whole = Int(position), fraction = Float(position - Double(whole))
+        return line[whole] + fraction * (line[(whole + 1) % line.count] - line[whole])
+    }
+
+    mutating func frame(_ dryLeft: Float, _ dryRight: Float, feedback: Float, mix: Float) -> (Float, Float) {
+        var wetLeft = read(left, delay), wetRight = read(right, delay)
+        if fadeRemaining > 0 {
+            let old = Float(fadeRemaining) / Float(fadeFrames)
+            wetLeft += (read(left, previous) - wetLeft) * old
+            wetRight += (read(right, previous) - wetRight) * old
+            fadeRemaining -= 1
+        }
+        if pingPong < pingTarget { pingPong = min(pingPong + pingStep, 1) }
+        if pingPong > pingTarget { pingPong = max(pingPong - pingStep, 0) }
+        let straight = (dryLeft + feedback * wetLeft, dryRight + feedback * wetRight)
+        let crossed = ((dryLeft + dryRight) / 2 + feedback * wetRight, feedback * wetLeft)
+        left[write] = straight.0 + (crossed.0 - straight.0) * pingPong
+        right[write] = straight.1 + (crossed.1 - straight.1) * pingPong
+        write = (write + 1) % left.count
+        return (dryLeft + (wetLeft - dryLeft) * mix, dryRight + (wetRight - dryRight) * mix)
+    }
+}
+
+extension KernelSetTests {
+    /// Cycles of 100 frames cut into the given spans, as the node cuts them at a move of the tap.
+    static let spans = [[0..<100], [0..<1, 1..<37, 37..<100], [0..<64, 64..<65, 65..<100]]
+
+    @Test("delay: the frame-by-frame delay within 2e-5, through fades, ping-pong moves, ramps and wraps",
+          arguments: [13.37, 16, 3.25, 1, 57.5])
+    func delay(tap: Double) {
+        let capacity = 61 // short, so every cycle wraps the lines
+        for (name, table) in Self.sets {
+            for spans in Self.spans {
+                let lines = UnsafeMutablePointer<Float>.allocate(capacity: 2 * capacity)
+                defer { lines.deallocate() }
+                lines.initialize(repeating: 0, count: 2 * capacity)
+                var state = iaa_delay(left: lines, right: lines + capacity, capacity: capacity, write_index: 0,
+                                      delay: tap, previous_delay: 9.5, fade_remaining: 6, fade_frames: 10,
+                                      ping_pong: 0, ping_target: 1, ping_step: 0.125)
+                var reference = ReferenceDelay(left: .init(repeating: 0, count: capacity), right: .init(repeating: 0, count: capacity),
+                                               delay: tap, previous: 9.5, fadeRemaining: 6, fadeFrames: 10,
+                                               pingPong: 0, pingTarget: 1, pingStep: 0.125)
+                let feedback = iaa_parameter_ramp(start: 0.2, step: 0.05, frames: 12, end: 0.7)
+                let mix = iaa_parameter_ramp(start: 1, step: -0.02, frames: 20, end: 0.6)
+                var worst: Float = 0
+                for cycle in 0..<6 {
+                    if cycle == 3 { (state.ping_target, reference.pingTarget) = (0.5, 0.5) }
+                    let inLeft = Self.signal(Double(cycle + 1), frames: 100), inRight = Self.signal(Double(cycle + 7), frames: 100)
+                    var outLeft = [Float](repeating: .nan, count: 100), outRight = outLeft
+                    for span in spans {
+                        table.delay(&state, inLeft, inRight, &outLeft, &outRight, span.lowerBound, span.upperBound, feedback, mix)
+                    }
+                    for frame in 0..<100 {
+                        let ramped = ParameterRamp(start: feedback.start, step: feedback.step, rampFrames: 12, end: feedback.end)[frame]
+                        let wet = ParameterRamp(start: mix.start, step: mix.step, rampFrames: 20, end: mix.end)[frame]
+                        let (left, right) = reference.frame(inLeft[frame], inRight[frame], feedback: ramped, mix: wet)
+                        worst = max(worst, abs(outLeft[frame] - left), abs(outRight[frame] - right))
+                    }
+                }
+                #expect(worst < 2e-5, "\(name), tap \(tap), spans \(spans)")
+                #expect(state.write_index == reference.write && state.fade_remaining == 0 && state.ping_pong == 0.5, "\(name)")
             }
         }
     }

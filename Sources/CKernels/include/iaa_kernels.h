@@ -33,6 +33,28 @@ typedef struct iaa_svf {
     double k, a1, a2, a3;
 } iaa_svf;
 
+/** A NodeKit ParameterRamp as the kernels read it: start + step·f at frames f < frames, then end. */
+typedef struct iaa_parameter_ramp {
+    float start;
+    float step;
+    long frames;
+    float end;
+} iaa_parameter_ramp;
+
+/** builtin:delay's two lines and its tap (Nodes/DelayNode.swift moves the tap; the kernel runs
+ *  the frames between). Both lines are written in step, so they share one write index. */
+typedef struct iaa_delay {
+    float *_Nullable left, *_Nullable right; /* `capacity` samples each */
+    long capacity;
+    long write_index;
+    double delay;          /* the tap in frames, 1 ≤ delay ≤ capacity − 2 */
+    double previous_delay; /* the tap being faded from while fade_remaining > 0 */
+    long fade_remaining, fade_frames;
+    float ping_pong; /* 0 straight stereo, 1 ping-pong; between while it moves towards ping_target */
+    float ping_target;
+    float ping_step;
+} iaa_delay;
+
 /** One internal connection as the input it feeds sees it (the renderer's MixSource). */
 typedef struct iaa_mix_source {
     const float *buffer;
@@ -61,6 +83,11 @@ typedef struct iaa_kernel_table {
     void (*svf)(iaa_svf *state, const float *in, float *out, long frames, int mode);
     /** The OR of the bit patterns of x − x over the buffer: 0 when every sample is finite. */
     unsigned (*nonfinite)(const float *in, long frames);
+    /** builtin:delay over frames [from, to) of a cycle whose buffers these are, at the state's tap
+     *  (fading from previous_delay while fade_remaining > 0); the ramps are read at the cycle's
+     *  frame numbers. An output may be an input's own buffer. */
+    void (*delay)(iaa_delay *state, const float *in_left, const float *in_right, float *out_left, float *out_right,
+                  long from, long to, iaa_parameter_ramp feedback, iaa_parameter_ramp mix);
 } iaa_kernel_table;
 
 typedef enum iaa_kernel_set {

@@ -378,6 +378,34 @@ static void K(delay)(iaa_delay *state, const float *in_left, const float *in_rig
                         K(clamp)(mix.end, 0, 1));
 }
 
+/* Each sounding voice's wave times its envelope, added into out. A voice is one serial chain (its
+ * phase and its envelope, frame to frame), so voices go one after another, each in registers
+ * with its waveform chosen outside the loop; the AVX2 build gains FMA in the sine's series. */
+#define IAA_VOICE_LOOP(WAVE)                                                                        \
+    for (long frame = from; frame < to && envelope.stage != IAA_ENVELOPE_IDLE; frame++) {           \
+        const double level = iaa_envelope_next(&envelope, K(clamp)(K(ramp_at)(sustain, frame), 0, 1)); \
+        out[frame] += (float)((WAVE) * level);                                                      \
+        phase += increment;                                                                         \
+        if (phase >= 1) phase -= 1;                                                                 \
+    }
+
+static void K(voices)(iaa_voice *voices, long count, float *out, long from, long to, iaa_parameter_ramp sustain, int saw) {
+    for (long index = 0; index < count; index++) {
+        iaa_voice *voice = &voices[index];
+        if (voice->envelope.stage == IAA_ENVELOPE_IDLE) continue;
+        iaa_envelope envelope = voice->envelope;
+        double phase = voice->phase;
+        const double increment = voice->increment;
+        if (saw) {
+            IAA_VOICE_LOOP(iaa_polyblep_saw(phase, increment))
+        } else {
+            IAA_VOICE_LOOP(iaa_sine_cycles(phase))
+        }
+        voice->envelope = envelope;
+        voice->phase = phase;
+    }
+}
+
 static const iaa_kernel_table K(table) = {
     .sine = K(sine),
     .scale = K(scale),
@@ -388,4 +416,5 @@ static const iaa_kernel_table K(table) = {
     .svf = K(svf),
     .nonfinite = K(nonfinite),
     .delay = K(delay),
+    .voices = K(voices),
 };

@@ -223,7 +223,7 @@ struct KernelSetTests {
     }
 }
 
-// MARK: The delay, against a straightforward reference.
+// MARK: The delay and the synth voices, against straightforward references.
 
 /// builtin:delay as its node once ran it, one frame at a time in Double-indexed arrays: the
 /// reference the `delay` kernel (whose steady stretches run eight frames a vector) must follow.
@@ -257,6 +257,47 @@ private struct ReferenceDelay {
         right[write] = straight.1 + (crossed.1 - straight.1) * pingPong
         write = (write + 1) % left.count
         return (dryLeft + (wetLeft - dryLeft) * mix, dryRight + (wetRight - dryRight) * mix)
+    }
+}
+
+/// A synth voice as plain Double arithmetic: libm's sine or the textbook polyBLEP saw, times a
+/// linear ADSR envelope stepped frame by frame.
+private struct ReferenceVoice {
+    enum Stage { case idle, attack, decay, sustain, release }
+    var stage: Stage, level: Double, peak: Double, attackStep: Double, decayStep: Double
+    var releaseStart = 0.0, releaseFrames = 1, releaseRemaining = 0
+    var phase: Double, increment: Double
+
+    mutating func next(sustain: Double, saw: Bool) -> Double? {
+        switch stage {
+        case .idle: return nil
+        case .attack where level < peak:
+            level = min(level + attackStep, peak)
+            if level == peak { stage = .decay }
+        case .attack, .decay:
+            stage = .decay
+            level = max(level - decayStep, peak * sustain)
+            if level == peak * sustain { stage = .sustain }
+        case .sustain: level = peak * sustain
+        case .release:
+            releaseRemaining -= 1
+            level = releaseRemaining <= 0 ? 0 : releaseStart * Double(releaseRemaining) / Double(releaseFrames)
+            if releaseRemaining <= 0 { stage = .idle }
+        }
+        var wave = sin(2 * Double.pi * phase)
+        if saw {
+            wave = 2 * phase - 1
+            if phase < increment {
+                let x = phase / increment
+                wave -= 2 * x - x * x - 1
+            } else if phase > 1 - increment {
+                let x = (phase - 1) / increment
+                wave -= x * x + 2 * x + 1
+            }
+        }
+        phase += increment
+        if phase >= 1 { phase -= 1 }
+        return wave * level
     }
 }
 
@@ -298,6 +339,54 @@ extension KernelSetTests {
                 }
                 #expect(worst < 2e-5, "\(name), tap \(tap), spans \(spans)")
                 #expect(state.write_index == reference.write && state.fade_remaining == 0 && state.ping_pong == 0.5, "\(name)")
+            }
+        }
+    }
+
+    @Test("voices: libm's sine and the textbook saw times a linear ADSR within 2e-6, added into the buffer, idle voices silent")
+    func voices() {
+        for (name, table) in Self.sets {
+            for saw in [false, true] {
+                for spans in Self.spans {
+                    func envelope(_ stage: iaa_envelope_stage, level: Double, release: Int = 0) -> iaa_envelope {
+                        iaa_envelope(stage: stage, level: level, peak: 0.8, attack_step: 0.05, decay_step: 0.01,
+                                     release_start: level, release_frames: release, release_remaining: release)
+                    }
+                    var voices = [
+                        iaa_voice(envelope: envelope(IAA_ENVELOPE_ATTACK, level: 0), phase: 0.25, increment: 0.013, age: 1, note: 60),
+                        iaa_voice(envelope: envelope(IAA_ENVELOPE_IDLE, level: 0), phase: 0.5, increment: 0.02, age: 2, note: 61),
+                        iaa_voice(envelope: envelope(IAA_ENVELOPE_RELEASE, level: 0.5, release: 150), phase: 0.9, increment: 0.031,
+                                  age: 3, note: 62),
+                        iaa_voice(envelope: envelope(IAA_ENVELOPE_SUSTAIN, level: 0.4), phase: 0, increment: 0.0047, age: 4, note: 63),
+                    ]
+                    var reference = voices.map {
+                        ReferenceVoice(stage: [.idle, .attack, .decay, .sustain, .release][Int($0.envelope.stage.rawValue)],
+                                       level: $0.envelope.level, peak: 0.8, attackStep: 0.05, decayStep: 0.01,
+                                       releaseStart: $0.envelope.level, releaseFrames: $0.envelope.release_frames,
+                                       releaseRemaining: $0.envelope.release_remaining, phase: $0.phase, increment: $0.increment)
+                    }
+                    let sustain = iaa_parameter_ramp(start: 0.9, step: -0.004, frames: 50, end: 0.7)
+                    var worst = 0.0
+                    for cycle in 0..<3 {
+                        let bed = Self.signal(Double(cycle + 1), frames: 100)
+                        var out = bed
+                        for span in spans {
+                            table.voices(&voices, voices.count, &out, span.lowerBound, span.upperBound, sustain, saw ? 1 : 0)
+                        }
+                        for frame in 0..<100 {
+                            let level = Double(ParameterRamp(start: sustain.start, step: sustain.step, rampFrames: 50, end: sustain.end)[frame])
+                            var expected = Double(bed[frame])
+                            for index in reference.indices {
+                                expected += reference[index].next(sustain: level, saw: saw) ?? 0
+                            }
+                            worst = max(worst, abs(Double(out[frame]) - expected))
+                        }
+                    }
+                    #expect(worst < 2e-6, "\(name), saw \(saw), spans \(spans)")
+                    #expect(voices.map(\.envelope.stage) == [IAA_ENVELOPE_SUSTAIN, IAA_ENVELOPE_IDLE, IAA_ENVELOPE_IDLE, IAA_ENVELOPE_SUSTAIN],
+                            "\(name)")
+                    #expect(voices[2].envelope.level == 0 && voices[1].phase == 0.5, "\(name): the release ends at exactly 0; an idle voice is left alone")
+                }
             }
         }
     }

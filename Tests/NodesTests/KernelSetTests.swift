@@ -343,7 +343,7 @@ extension KernelSetTests {
         }
     }
 
-    @Test("voices: libm's sine and the textbook saw times a linear ADSR within 2e-6, added into the buffer, idle voices silent")
+    @Test("voices: libm's sine and the textbook saw times a linear ADSR within 2e-6, added into the buffer, idle voices silent, held ones in lanes")
     func voices() {
         for (name, table) in Self.sets {
             for saw in [false, true] {
@@ -358,6 +358,8 @@ extension KernelSetTests {
                         iaa_voice(envelope: envelope(IAA_ENVELOPE_RELEASE, level: 0.5, release: 150), phase: 0.9, increment: 0.031,
                                   age: 3, note: 62),
                         iaa_voice(envelope: envelope(IAA_ENVELOPE_SUSTAIN, level: 0.4), phase: 0, increment: 0.0047, age: 4, note: 63),
+                        iaa_voice(envelope: envelope(IAA_ENVELOPE_SUSTAIN, level: 0.7), phase: 0.6, increment: 0.11, age: 5, note: 64),
+                        iaa_voice(envelope: envelope(IAA_ENVELOPE_SUSTAIN, level: 0.7), phase: 0.3, increment: 0.27, age: 6, note: 65),
                     ]
                     var reference = voices.map {
                         ReferenceVoice(stage: [.idle, .attack, .decay, .sustain, .release][Int($0.envelope.stage.rawValue)],
@@ -383,7 +385,7 @@ extension KernelSetTests {
                         }
                     }
                     #expect(worst < 2e-6, "\(name), saw \(saw), spans \(spans)")
-                    #expect(voices.map(\.envelope.stage) == [IAA_ENVELOPE_SUSTAIN, IAA_ENVELOPE_IDLE, IAA_ENVELOPE_IDLE, IAA_ENVELOPE_SUSTAIN],
+                    #expect(voices.map(\.envelope.stage) == [IAA_ENVELOPE_SUSTAIN, IAA_ENVELOPE_IDLE, IAA_ENVELOPE_IDLE] + [iaa_envelope_stage](repeating: IAA_ENVELOPE_SUSTAIN, count: 3),
                             "\(name)")
                     #expect(voices[2].envelope.level == 0 && voices[1].phase == 0.5, "\(name): the release ends at exactly 0; an idle voice is left alone")
                 }

@@ -146,6 +146,12 @@ const char *iaa_kernel_set_name(iaa_kernel_set set);
  * sequencer's envelope and saw, the oscillator under a frequency ramp, filter coefficients), so
  * the arithmetic exists once. */
 
+/** sin(t) for |t| ≤ π/2 by its Taylor series to t¹³ (1/13!, 1/11!, … 1/3!, 1), Horner's way, for
+ *  a double t or a vector of them (the voices kernel's lanes): one series for both. */
+#define IAA_SINE_SERIES(t, t2)                                                                           \
+    ((t) * (1 + (t2) * (-1.0 / 6 + (t2) * (1.0 / 120 + (t2) * (-1.0 / 5040 + (t2) * (1.0 / 362880         \
+        + (t2) * (-1.0 / 39916800 + (t2) * (1.0 / 6227020800))))))))
+
 /** sin(2π·cycles) by range reduction and a Taylor polynomial, in double: adding and subtracting
  *  1.5·2⁵² rounds to the nearest whole cycle (no libm call, which baseline x86-64 would need),
  *  sin(2π(½ − r)) = sin(2πr) folds r onto |r| ≤ ¼, and the series to t¹³ errs by less than 1e-9
@@ -159,15 +165,7 @@ static inline double iaa_sine_cycles(double cycles) {
         r = -0.5 - r;
     }
     const double t = 2 * 3.141592653589793 * r;
-    const double t2 = t * t;
-    double series = 1.0 / 6227020800;       /* 1/13! */
-    series = -1.0 / 39916800 + t2 * series; /* 1/11! */
-    series = 1.0 / 362880 + t2 * series;    /* 1/9! */
-    series = -1.0 / 5040 + t2 * series;     /* 1/7! */
-    series = 1.0 / 120 + t2 * series;       /* 1/5! */
-    series = -1.0 / 6 + t2 * series;        /* 1/3! */
-    series = 1 + t2 * series;
-    return t * series;
+    return IAA_SINE_SERIES(t, t * t);
 }
 
 /** A sawtooth from −1 to 1 at `phase` (cycles, [0, 1)) with its jump smoothed by a polynomial

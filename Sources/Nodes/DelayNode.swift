@@ -87,6 +87,7 @@ public final class DelayNode: AudioNode {
         let capacity = Int(maximumDelay.rounded(.up)) + 2
         state.pointee.left?.deallocate()
         let lines = UnsafeMutablePointer<Float>.allocate(capacity: 2 * capacity)
+        lines.initialize(repeating: 0, count: 2 * capacity)
         state.pointee.left = lines
         state.pointee.right = lines + capacity
         state.pointee.capacity = capacity

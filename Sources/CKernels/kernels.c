@@ -5,6 +5,9 @@
 /* Eight floats and eight 32-bit words: one AVX register, or two SSE2/NEON registers. */
 typedef float f8 __attribute__((vector_size(32)));
 typedef unsigned u8 __attribute__((vector_size(32)));
+/* Four doubles and four 64-bit words: one AVX register, or two SSE2/NEON registers. */
+typedef double d4 __attribute__((vector_size(32)));
+typedef long long l4 __attribute__((vector_size(32)));
 
 /* The portable build passes f8 values only between always-inline helpers of one translation unit,
  * so the AVX-less calling convention that -Wpsabi warns about is never used at a call. */

@@ -1,3 +1,4 @@
+import CKernels
 import NodeKit
 
 /// A stereo delay whose time is a number of beats at the host's tempo.
@@ -58,56 +59,61 @@ public final class DelayNode: AudioNode {
         make: { _ in DelayNode() }
     )
 
-    private var left = DelayLine()
-    private var right = DelayLine()
+    /// The lines, the tap and the routing, as CKernels' `delay` reads them; behind a pointer, so
+    /// handing it to the kernel costs no exclusivity check. Both lines are one allocation from
+    /// `left` on, made in `prepare`.
+    private let state: UnsafeMutablePointer<iaa_delay>
     private var sampleRate: Double = 48_000
     /// The longest delay in frames the lines allow.
     private var maximumDelay: Double = 1
-    private var fadeFrames = 1
-    /// The tap being faded to (or held), and the one being faded from.
-    private var delay: Double = 0
-    private var previousDelay: Double = 0
-    private var fadeRemaining = 0
-    /// True until the first frame sets `delay` without a fade.
+    /// True until the first frame sets the tap without a fade.
     private var isFresh = true
-    /// 0 for straight stereo, 1 for ping-pong; moves by `1 / fadeFrames` per frame.
-    private var pingPong: Float = 0
     /// The last valid frames per beat, kept when the transport reports no usable tempo.
     private var framesPerBeat: Double = 24_000
 
-    public init() {}
+    public init() {
+        state = .allocate(capacity: 1)
+        state.initialize(to: iaa_delay())
+    }
 
     deinit {
-        left.deallocate()
-        right.deallocate()
+        state.pointee.left?.deallocate()
+        state.deallocate()
     }
 
     public func prepare(sampleRate: Double, maximumFrames: Int) {
         self.sampleRate = sampleRate
         maximumDelay = Self.maximumBeats * 60 / Self.minimumTempo * sampleRate
         let capacity = Int(maximumDelay.rounded(.up)) + 2
-        left.allocate(capacity: capacity)
-        right.allocate(capacity: capacity)
-        fadeFrames = max(Int((Self.fadeSeconds * sampleRate).rounded()), 1)
+        state.pointee.left?.deallocate()
+        let lines = UnsafeMutablePointer<Float>.allocate(capacity: 2 * capacity)
+        lines.initialize(repeating: 0, count: 2 * capacity)
+        state.pointee.left = lines
+        state.pointee.right = lines + capacity
+        state.pointee.capacity = capacity
+        state.pointee.fade_frames = max(Int((Self.fadeSeconds * sampleRate).rounded()), 1)
+        state.pointee.ping_step = 1 / Float(state.pointee.fade_frames)
         framesPerBeat = sampleRate / 2
         reset()
     }
 
     public func reset() {
-        left.clear()
-        right.clear()
-        fadeRemaining = 0
+        state.pointee.left?.update(repeating: 0, count: 2 * state.pointee.capacity)
+        state.pointee.write_index = 0
+        state.pointee.fade_remaining = 0
+        state.pointee.ping_pong = 0
         isFresh = true
-        pingPong = 0
     }
 
+    /// Moves the tap only where it may move (see `followDelayTime`) and lets the kernel (AVX2+FMA
+    /// when the CPU has it) run the frames between.
     /// - Realtime: safe. Each output may share its buffer with an input.
     public func process(_ context: ProcessContext) {
         guard context.outputs.count > 1, let outLeft = context.outputs[0].baseAddress,
               let outRight = context.outputs[1].baseAddress else { return }
         let frames = context.frames
         guard context.inputs.count > 1, let inLeft = context.inputs[0].baseAddress,
-              let inRight = context.inputs[1].baseAddress else {
+              let inRight = context.inputs[1].baseAddress, state.pointee.left != nil else {
             outLeft.update(repeating: 0, count: frames)
             outRight.update(repeating: 0, count: frames)
             return
@@ -118,51 +124,20 @@ public final class DelayNode: AudioNode {
         let beats = parameters.count > Parameter.beats ? parameters[Parameter.beats] : .constant(Self.defaultBeats)
         let feedback = parameters.count > Parameter.feedback ? parameters[Parameter.feedback] : .constant(Self.defaultFeedback)
         let mix = parameters.count > Parameter.mix ? parameters[Parameter.mix] : .constant(Self.defaultMix)
-        let pingTarget: Float = (parameters.count > Parameter.pingPong
+        state.pointee.ping_target = (parameters.count > Parameter.pingPong
             ? parameters[Parameter.pingPong].end : Self.defaultPingPong) >= 0.5 ? 1 : 0
-        let pingStep = 1 / Float(fadeFrames)
 
-        for frame in 0..<frames {
+        let delay = iaa_kernels().pointee.delay
+        var frame = 0
+        while frame < frames {
             followDelayTime(Double(beats[frame]) * framesPerBeat)
-            let (wetLeft, wetRight) = readTaps()
-            if pingPong != pingTarget {
-                pingPong = pingPong < pingTarget ? min(pingPong + pingStep, 1) : max(pingPong - pingStep, 0)
-            }
-            let dryLeft = inLeft[frame]
-            let dryRight = inRight[frame]
-            feed(dryLeft, dryRight, wetLeft, wetRight, feedback: min(max(feedback[frame], 0), 0.95))
-            let wet = min(max(mix[frame], 0), 1)
-            outLeft[frame] = dryLeft + (wetLeft - dryLeft) * wet
-            outRight[frame] = dryRight + (wetRight - dryRight) * wet
+            // The tap can move again when the fade now running ends or, while `beats` ramps, on
+            // the next frame; until then the kernel runs.
+            let fading = state.pointee.fade_remaining
+            let end = fading > 0 ? min(frame + fading, frames) : frame < beats.rampFrames ? frame + 1 : frames
+            delay(state, inLeft, inRight, outLeft, outRight, frame, end, iaa_parameter_ramp(feedback), iaa_parameter_ramp(mix))
+            frame = end
         }
-    }
-
-    /// This frame's wet signal on each side, crossfading from the old tap while a fade runs.
-    /// - Realtime: safe.
-    @inline(__always)
-    private func readTaps() -> (Float, Float) {
-        var wetLeft = left.read(delay: delay)
-        var wetRight = right.read(delay: delay)
-        if fadeRemaining > 0 {
-            let old = Float(fadeRemaining) / Float(fadeFrames)
-            wetLeft += (left.read(delay: previousDelay) - wetLeft) * old
-            wetRight += (right.read(delay: previousDelay) - wetRight) * old
-            fadeRemaining -= 1
-        }
-        return (wetLeft, wetRight)
-    }
-
-    /// Writes this frame's input and feedback into the lines, blending straight and ping-pong
-    /// routing by `pingPong`.
-    /// - Realtime: safe.
-    @inline(__always)
-    private func feed(_ dryLeft: Float, _ dryRight: Float, _ wetLeft: Float, _ wetRight: Float, feedback: Float) {
-        let straightLeft = dryLeft + feedback * wetLeft
-        let straightRight = dryRight + feedback * wetRight
-        let crossedLeft = (dryLeft + dryRight) * 0.5 + feedback * wetRight
-        let crossedRight = feedback * wetLeft
-        left.write(straightLeft + (crossedLeft - straightLeft) * pingPong)
-        right.write(straightRight + (crossedRight - straightRight) * pingPong)
     }
 
     /// Moves the tap towards `target` frames: at once on the first frame, else by a crossfade
@@ -172,12 +147,12 @@ public final class DelayNode: AudioNode {
     private func followDelayTime(_ target: Double) {
         let clamped = min(max(target, 1), maximumDelay)
         if isFresh {
-            delay = clamped
+            state.pointee.delay = clamped
             isFresh = false
-        } else if fadeRemaining == 0, clamped != delay {
-            previousDelay = delay
-            delay = clamped
-            fadeRemaining = fadeFrames
+        } else if state.pointee.fade_remaining == 0, clamped != state.pointee.delay {
+            state.pointee.previous_delay = state.pointee.delay
+            state.pointee.delay = clamped
+            state.pointee.fade_remaining = state.pointee.fade_frames
         }
     }
 }

@@ -39,7 +39,7 @@ struct OnePoleLowpass {
         let frequency = min(max(cutoff, 1), 0.49 * sampleRate)
         // g = tan(π·f/fs), as sin/cos of the shared polynomial: `Nodes` links no libm.
         let cycles = 0.5 * frequency / sampleRate
-        let g = sine(cycles: cycles) / sine(cycles: cycles + 0.25)
+        let g = iaa_sine_cycles(cycles) / iaa_sine_cycles(cycles + 0.25)
         let gain = g / (1 + g)
         return (gain, 1 - 2 * gain)
     }

@@ -83,7 +83,7 @@ public final class OscillatorNode: AudioNode {
         } else {
             var current = start
             for frame in 0..<frames {
-                output[frame] = amplitude[frame] * Float(sine(cycles: current))
+                output[frame] = amplitude[frame] * Float(iaa_sine_cycles(current))
                 current += Double(frequency[frame]) * cyclesPerHertz
             }
             phase = cycleFraction(current)

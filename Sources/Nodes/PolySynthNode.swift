@@ -65,8 +65,9 @@ public final class PolySynthNode: AudioNode {
 
     /// The number of voices that can sound at once.
     public let voiceCount: Int
-    /// Fixed storage for the voices, so the audio thread never touches an array's reference count.
-    private let voices: UnsafeMutablePointer<SynthVoice>
+    /// Fixed storage for the voices, so the audio thread never touches an array's reference count;
+    /// laid out as CKernels' voices kernel reads it.
+    private let voices: UnsafeMutablePointer<iaa_voice>
     private var sampleRate: Double = 48_000
     /// Counts note-ons; each voice remembers the count at its start to find the oldest.
     private var noteOnCount: UInt64 = 0
@@ -74,7 +75,7 @@ public final class PolySynthNode: AudioNode {
     public init(voices: Int = 8) {
         voiceCount = max(voices, 1)
         self.voices = .allocate(capacity: voiceCount)
-        self.voices.initialize(repeating: SynthVoice(), count: voiceCount)
+        self.voices.initialize(repeating: iaa_voice(), count: voiceCount)
     }
 
     deinit {
@@ -123,13 +124,14 @@ public final class PolySynthNode: AudioNode {
         iaa_kernels().pointee.scale_ramp(output, output, frames, gain.start, gain.step, gain.rampFrames, gain.end)
     }
 
+    /// Adds the sounding voices into frames `range` of `output`, with the kernel (AVX2+FMA when
+    /// the CPU has it).
     /// - Realtime: safe.
     private func renderVoices(into output: UnsafeMutablePointer<Float>, _ range: Range<Int>,
                               sustain: ParameterRamp, saw: Bool) {
         guard !range.isEmpty else { return }
-        for index in 0..<voiceCount where voices[index].isActive {
-            voices[index].render(into: output, range, sustain: sustain, saw: saw)
-        }
+        iaa_kernels().pointee.voices(voices, voiceCount, output, range.lowerBound, range.upperBound,
+                                     iaa_parameter_ramp(sustain), saw ? 1 : 0)
     }
 
     /// Applies one MIDI message at `frame`, reading the envelope times there.

@@ -1,3 +1,4 @@
+import CKernels
 import NodeKit
 
 /// A step sequencer that plays a minor-pentatonic arpeggio locked to the host transport.
@@ -121,7 +122,7 @@ public final class StepSequencerNode: AudioNode {
                 continue
             }
             let amplitude = envelope.next(sustain: 1) * Double(level[frame])
-            output[frame] = Float(polyBLEPSaw(phase: phase, increment: increment) * amplitude)
+            output[frame] = Float(iaa_polyblep_saw(phase, increment) * amplitude)
             phase += increment
             if phase >= 1 { phase -= 1 }
         }

@@ -1,17 +1,8 @@
-import NodeKit
+import CKernels
 
-/// One voice of ``PolySynthNode``: an oscillator, its envelope, and which note it plays.
-struct SynthVoice {
-    /// The MIDI note playing (meaningful while the envelope is active).
-    private(set) var note: UInt8 = 0
-    /// The note-on counter when the voice started: the smallest is the oldest, stolen first.
-    private(set) var age: UInt64 = 0
-    private(set) var envelope = Envelope()
-    /// In cycles, [0, 1).
-    private var phase: Double = 0
-    /// Cycles per frame.
-    private var increment: Double = 0
-
+/// One voice of ``PolySynthNode``: CKernels' `iaa_voice` (an oscillator, its envelope, and which
+/// note it plays), which the voices kernel renders; here what a MIDI event does to it.
+extension iaa_voice {
     var isActive: Bool { envelope.isActive }
     var isHeld: Bool { envelope.isHeld }
 
@@ -38,22 +29,5 @@ struct SynthVoice {
     /// - Realtime: safe.
     mutating func stop() {
         envelope.stop()
-    }
-
-    /// Adds frames `range` of this voice into `output`; `sustain` is the sustain ramp.
-    /// - Realtime: safe.
-    mutating func render(into output: UnsafeMutablePointer<Float>, _ range: Range<Int>,
-                         sustain: ParameterRamp, saw: Bool) {
-        var phase = self.phase
-        let increment = self.increment
-        for frame in range {
-            guard envelope.isActive else { break }
-            let level = envelope.next(sustain: Double(min(max(sustain[frame], 0), 1)))
-            let wave = saw ? polyBLEPSaw(phase: phase, increment: increment) : sine(cycles: phase)
-            output[frame] += Float(wave * level)
-            phase += increment
-            if phase >= 1 { phase -= 1 }
-        }
-        self.phase = phase
     }
 }

@@ -27,13 +27,25 @@ extension JackIntegration {
             return (numbers[0], numbers[1], numbers[numbers.count - 1])
         }
 
+        /// `notes` names a MIDI input that jack_midiseq plays a chord into, every half second.
         func playAndCount(binary: String, client: String, graph: String = "graphs/demo.json",
-                          connect input: String = "tone-gain.in", arguments: [String] = []) throws -> (mallocs: Int, retains: Int, cycles: Int) {
+                          connect input: String = "tone-gain.in", notes: String? = nil,
+                          arguments: [String] = []) throws -> (mallocs: Int, retains: Int, cycles: Int) {
             let library = try Self.buildCounter()
             let engine = try EngineProcess(graph: Repository.path(graph), client: client, binary: binary,
                                            environment: ["IAA_RT_PROBE": "1", "LD_PRELOAD": library], arguments: arguments)
             // Something connected at both ends, so the cycle fetches JACK buffers too.
             _ = try runCommand("jack_connect", ["system:capture_1", "\(client):\(input)"])
+            var sequencer: ProgramProcess? = nil
+            defer { sequencer?.stop() }
+            if let notes {
+                // C and E at the loop's start, G an eighth of a second in, each held a quarter second: voices
+                // start, hold, release and are retriggered while the counter counts.
+                sequencer = try ProgramProcess("jack_midiseq", ["\(client)-notes", "24000", "0", "60", "12000",
+                                                                "0", "64", "12000", "6000", "67", "12000"])
+                #expect(try waitUntil(seconds: 5) { try jackPorts().contains("\(client)-notes:out") })
+                #expect(try runCommand("jack_connect", ["\(client)-notes:out", "\(client):\(notes)"]).status == 0)
+            }
             usleep(1_500_000)
             #expect(engine.stop() == 0)
             return try #require(Self.parseProbe(engine.stderr), "no rt-probe line in:\n\(engine.stderr)")
@@ -46,6 +58,15 @@ extension JackIntegration {
                           ("graphs/programs.json", "music.play_1")])
         func releaseBuildIsClean(graph: String, input: String) throws {
             let counts = try playAndCount(binary: Repository.releaseBinary, client: "t-rt", graph: graph, connect: input)
+            #expect(counts.cycles > 100, "only \(counts.cycles) cycles ran")
+            #expect(counts.mallocs == 0)
+            #expect(counts.retains == 0)
+        }
+
+        @Test("notes playing too: the poly-synth's voices and the delay of graphs/studio.json make no allocation and no retain (release build)")
+        func notesPlayingAreClean() throws {
+            let counts = try playAndCount(binary: Repository.releaseBinary, client: "t-rt-notes", graph: "graphs/studio.json",
+                                          connect: "filter.in", notes: "synth.midi_in")
             #expect(counts.cycles > 100, "only \(counts.cycles) cycles ran")
             #expect(counts.mallocs == 0)
             #expect(counts.retains == 0)

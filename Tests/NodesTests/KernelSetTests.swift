@@ -1,4 +1,5 @@
 import CKernels
+import NodeKit
 import Testing
 @testable import Nodes
 
@@ -216,6 +217,177 @@ struct KernelSetTests {
                         #expect(table.nonfinite(buffer, frames) != 0, "\(name), \(bad) at \(frame) of \(frames)")
                     }
                     buffer[frame] = kept
+                }
+            }
+        }
+    }
+}
+
+// MARK: The delay and the synth voices, against straightforward references.
+
+/// builtin:delay as its node once ran it, one frame at a time in Double-indexed arrays: the
+/// reference the `delay` kernel (whose steady stretches run eight frames a vector) must follow.
+private struct ReferenceDelay {
+    var left: [Float], right: [Float]
+    var write = 0
+    var delay: Double, previous: Double
+    var fadeRemaining: Int, fadeFrames: Int
+    var pingPong: Float, pingTarget: Float, pingStep: Float
+
+    func read(_ line: [Float], _ delay: Double) -> Float {
+        var position = Double(write) - delay
+        if position < 0 { position += Double(line.count) }
+        let whole = Int(position), fraction = Float(position - Double(whole))
+        return line[whole] + fraction * (line[(whole + 1) % line.count] - line[whole])
+    }
+
+    mutating func frame(_ dryLeft: Float, _ dryRight: Float, feedback: Float, mix: Float) -> (Float, Float) {
+        var wetLeft = read(left, delay), wetRight = read(right, delay)
+        if fadeRemaining > 0 {
+            let old = Float(fadeRemaining) / Float(fadeFrames)
+            wetLeft += (read(left, previous) - wetLeft) * old
+            wetRight += (read(right, previous) - wetRight) * old
+            fadeRemaining -= 1
+        }
+        if pingPong < pingTarget { pingPong = min(pingPong + pingStep, 1) }
+        if pingPong > pingTarget { pingPong = max(pingPong - pingStep, 0) }
+        let straight = (dryLeft + feedback * wetLeft, dryRight + feedback * wetRight)
+        let crossed = ((dryLeft + dryRight) / 2 + feedback * wetRight, feedback * wetLeft)
+        left[write] = straight.0 + (crossed.0 - straight.0) * pingPong
+        right[write] = straight.1 + (crossed.1 - straight.1) * pingPong
+        write = (write + 1) % left.count
+        return (dryLeft + (wetLeft - dryLeft) * mix, dryRight + (wetRight - dryRight) * mix)
+    }
+}
+
+/// A synth voice as plain Double arithmetic: libm's sine or the textbook polyBLEP saw, times a
+/// linear ADSR envelope stepped frame by frame.
+private struct ReferenceVoice {
+    enum Stage { case idle, attack, decay, sustain, release }
+    var stage: Stage, level: Double, peak: Double, attackStep: Double, decayStep: Double
+    var releaseStart = 0.0, releaseFrames = 1, releaseRemaining = 0
+    var phase: Double, increment: Double
+
+    mutating func next(sustain: Double, saw: Bool) -> Double? {
+        switch stage {
+        case .idle: return nil
+        case .attack where level < peak:
+            level = min(level + attackStep, peak)
+            if level == peak { stage = .decay }
+        case .attack, .decay:
+            stage = .decay
+            level = max(level - decayStep, peak * sustain)
+            if level == peak * sustain { stage = .sustain }
+        case .sustain: level = peak * sustain
+        case .release:
+            releaseRemaining -= 1
+            level = releaseRemaining <= 0 ? 0 : releaseStart * Double(releaseRemaining) / Double(releaseFrames)
+            if releaseRemaining <= 0 { stage = .idle }
+        }
+        var wave = sin(2 * Double.pi * phase)
+        if saw {
+            wave = 2 * phase - 1
+            if phase < increment {
+                let x = phase / increment
+                wave -= 2 * x - x * x - 1
+            } else if phase > 1 - increment {
+                let x = (phase - 1) / increment
+                wave -= x * x + 2 * x + 1
+            }
+        }
+        phase += increment
+        if phase >= 1 { phase -= 1 }
+        return wave * level
+    }
+}
+
+extension KernelSetTests {
+    /// Cycles of 100 frames cut into the given spans, as the node cuts them at a move of the tap.
+    static let spans = [[0..<100], [0..<1, 1..<37, 37..<100], [0..<64, 64..<65, 65..<100]]
+
+    @Test("delay: the frame-by-frame delay within 2e-5, through fades, ping-pong moves, ramps and wraps",
+          arguments: [13.37, 16, 3.25, 1, 57.5])
+    func delay(tap: Double) {
+        let capacity = 61 // short, so every cycle wraps the lines
+        for (name, table) in Self.sets {
+            for spans in Self.spans {
+                let lines = UnsafeMutablePointer<Float>.allocate(capacity: 2 * capacity)
+                defer { lines.deallocate() }
+                lines.initialize(repeating: 0, count: 2 * capacity)
+                var state = iaa_delay(left: lines, right: lines + capacity, capacity: capacity, write_index: 0,
+                                      delay: tap, previous_delay: 9.5, fade_remaining: 6, fade_frames: 10,
+                                      ping_pong: 0, ping_target: 1, ping_step: 0.125)
+                var reference = ReferenceDelay(left: .init(repeating: 0, count: capacity), right: .init(repeating: 0, count: capacity),
+                                               delay: tap, previous: 9.5, fadeRemaining: 6, fadeFrames: 10,
+                                               pingPong: 0, pingTarget: 1, pingStep: 0.125)
+                let feedback = iaa_parameter_ramp(start: 0.2, step: 0.05, frames: 12, end: 0.7)
+                let mix = iaa_parameter_ramp(start: 1, step: -0.02, frames: 20, end: 0.6)
+                var worst: Float = 0
+                for cycle in 0..<6 {
+                    if cycle == 3 { (state.ping_target, reference.pingTarget) = (0.5, 0.5) }
+                    let inLeft = Self.signal(Double(cycle + 1), frames: 100), inRight = Self.signal(Double(cycle + 7), frames: 100)
+                    var outLeft = [Float](repeating: .nan, count: 100), outRight = outLeft
+                    for span in spans {
+                        table.delay(&state, inLeft, inRight, &outLeft, &outRight, span.lowerBound, span.upperBound, feedback, mix)
+                    }
+                    for frame in 0..<100 {
+                        let ramped = ParameterRamp(start: feedback.start, step: feedback.step, rampFrames: 12, end: feedback.end)[frame]
+                        let wet = ParameterRamp(start: mix.start, step: mix.step, rampFrames: 20, end: mix.end)[frame]
+                        let (left, right) = reference.frame(inLeft[frame], inRight[frame], feedback: ramped, mix: wet)
+                        worst = max(worst, abs(outLeft[frame] - left), abs(outRight[frame] - right))
+                    }
+                }
+                #expect(worst < 2e-5, "\(name), tap \(tap), spans \(spans)")
+                #expect(state.write_index == reference.write && state.fade_remaining == 0 && state.ping_pong == 0.5, "\(name)")
+            }
+        }
+    }
+
+    @Test("voices: libm's sine and the textbook saw times a linear ADSR within 2e-6, added into the buffer, idle voices silent, held ones in lanes")
+    func voices() {
+        for (name, table) in Self.sets {
+            for saw in [false, true] {
+                for spans in Self.spans {
+                    func envelope(_ stage: iaa_envelope_stage, level: Double, release: Int = 0) -> iaa_envelope {
+                        iaa_envelope(stage: stage, level: level, peak: 0.8, attack_step: 0.05, decay_step: 0.01,
+                                     release_start: level, release_frames: release, release_remaining: release)
+                    }
+                    var voices = [
+                        iaa_voice(envelope: envelope(IAA_ENVELOPE_ATTACK, level: 0), phase: 0.25, increment: 0.013, age: 1, note: 60),
+                        iaa_voice(envelope: envelope(IAA_ENVELOPE_IDLE, level: 0), phase: 0.5, increment: 0.02, age: 2, note: 61),
+                        iaa_voice(envelope: envelope(IAA_ENVELOPE_RELEASE, level: 0.5, release: 150), phase: 0.9, increment: 0.031,
+                                  age: 3, note: 62),
+                        iaa_voice(envelope: envelope(IAA_ENVELOPE_SUSTAIN, level: 0.4), phase: 0, increment: 0.0047, age: 4, note: 63),
+                        iaa_voice(envelope: envelope(IAA_ENVELOPE_SUSTAIN, level: 0.7), phase: 0.6, increment: 0.11, age: 5, note: 64),
+                        iaa_voice(envelope: envelope(IAA_ENVELOPE_SUSTAIN, level: 0.7), phase: 0.3, increment: 0.27, age: 6, note: 65),
+                    ]
+                    var reference = voices.map {
+                        ReferenceVoice(stage: [.idle, .attack, .decay, .sustain, .release][Int($0.envelope.stage.rawValue)],
+                                       level: $0.envelope.level, peak: 0.8, attackStep: 0.05, decayStep: 0.01,
+                                       releaseStart: $0.envelope.level, releaseFrames: $0.envelope.release_frames,
+                                       releaseRemaining: $0.envelope.release_remaining, phase: $0.phase, increment: $0.increment)
+                    }
+                    let sustain = iaa_parameter_ramp(start: 0.9, step: -0.004, frames: 50, end: 0.7)
+                    var worst = 0.0
+                    for cycle in 0..<3 {
+                        let bed = Self.signal(Double(cycle + 1), frames: 100)
+                        var out = bed
+                        for span in spans {
+                            table.voices(&voices, voices.count, &out, span.lowerBound, span.upperBound, sustain, saw ? 1 : 0)
+                        }
+                        for frame in 0..<100 {
+                            let level = Double(ParameterRamp(start: sustain.start, step: sustain.step, rampFrames: 50, end: sustain.end)[frame])
+                            var expected = Double(bed[frame])
+                            for index in reference.indices {
+                                expected += reference[index].next(sustain: level, saw: saw) ?? 0
+                            }
+                            worst = max(worst, abs(Double(out[frame]) - expected))
+                        }
+                    }
+                    #expect(worst < 2e-6, "\(name), saw \(saw), spans \(spans)")
+                    #expect(voices.map(\.envelope.stage) == [IAA_ENVELOPE_SUSTAIN, IAA_ENVELOPE_IDLE, IAA_ENVELOPE_IDLE] + [iaa_envelope_stage](repeating: IAA_ENVELOPE_SUSTAIN, count: 3),
+                            "\(name)")
+                    #expect(voices[2].envelope.level == 0 && voices[1].phase == 0.5, "\(name): the release ends at exactly 0; an idle voice is left alone")
                 }
             }
         }

@@ -13,6 +13,8 @@ public final class NodeKernel {
     private let outputTable: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     private let ramps: UnsafeMutablePointer<ParameterRamp>
     private let parameterCount: Int
+    /// The transport every cycle sees (builtin:delay reads its tempo).
+    public var transport = HostTransport(isPlaying: true, tempo: 120)
 
     /// `parameters` by name hold steady; every input reads a 440 Hz sine of amplitude 0.5.
     public init(_ type: NodeType, configuration: NodeConfiguration = NodeConfiguration(),
@@ -65,14 +67,14 @@ public final class NodeKernel {
         }
     }
 
-    /// One cycle of the node.
+    /// One cycle of the node, with `midi` for its MIDI input.
     @inline(__always)
-    public func cycle() {
+    public func cycle(midi: MIDIEvents = .none) {
         node.process(ProcessContext(
             frames: frames, sampleRate: sampleRate, sampleTime: 0,
             inputs: AudioInputs(base: inputTable, count: layout.inputs.count, frames: frames),
             outputs: AudioOutputs(base: outputTable, count: layout.outputs.count, frames: frames),
-            parameters: ParameterRamps(base: ramps, count: parameterCount)))
+            parameters: ParameterRamps(base: ramps, count: parameterCount), midi: midi, transport: transport))
     }
 
     /// sin(2π·440·frame/48 kHz) by the Taylor series, so BenchKit needs no Foundation here.

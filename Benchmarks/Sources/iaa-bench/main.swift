@@ -2,6 +2,7 @@ import AudioGraph
 import GraphFormat
 import BenchKit
 import Foundation
+import NodeKit
 import Nodes
 import OfflineBackend
 
@@ -14,6 +15,10 @@ import OfflineBackend
 ///                                              flushed between cycles, as live)
 ///     iaa-bench profile-load [TIMES]           only GraphFile.load of the 1 MB graph, for perf
 ///     iaa-bench profile-apply [TIMES]          only the one-connection apply to 1,000 apps, for perf
+///     iaa-bench profile-delay CYCLES           only builtin:delay (defaults, 120 BPM), 128-frame
+///                                              cycles, for callgrind
+///     iaa-bench profile-synth CYCLES [saw]     only builtin:poly-synth holding a four-note chord
+///                                              (sine, or saw), 128-frame cycles, for callgrind
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -28,6 +33,24 @@ if arguments.first == "profile-load" {
 if arguments.first == "profile-apply" {
     let apply = ApplyWorkload()
     for _ in 0..<(arguments.count > 1 ? Int(arguments[1]) ?? 3 : 3) { apply.run() }
+    exit(0)
+}
+
+// Callgrind counts instructions exactly, so the difference between two CYCLES values divided by
+// the frames between them is one node's cost per frame, free of the set-up around it.
+if arguments.first == "profile-delay" || arguments.first == "profile-synth" {
+    let cycles = arguments.count > 1 ? Int(arguments[1]) ?? 1_000 : 1_000
+    let frames = 128
+    if arguments.first == "profile-delay" {
+        let kernel = try NodeKernel(DelayNode.nodeType, frames: frames)
+        for _ in 0..<cycles { kernel.cycle() }
+    } else {
+        let saw: Float = arguments.count > 2 && arguments[2] == "saw" ? 1 : 0
+        let kernel = try NodeKernel(PolySynthNode.nodeType, parameters: ["waveform": saw], frames: frames)
+        let chord = [60, 64, 67, 71].map { MIDIEvent.noteOn(UInt8($0), velocity: 100) }
+        chord.withUnsafeBufferPointer { kernel.cycle(midi: MIDIEvents(base: $0.baseAddress, count: $0.count)) }
+        for _ in 1..<max(cycles, 1) { kernel.cycle() }
+    }
     exit(0)
 }
 

@@ -77,6 +77,29 @@ struct GraphValidationTests {
         #expect(result.errors.map(\.pointer) == ["/connections/1", "/connections/2"])
     }
 
+    @Test("a connection refused as a cycle or a duplicate leaves no trace; a wide app's ports resolve by name")
+    func refusedConnectionsAndWideApps() throws {
+        // A 16-input mixer's ports are found through its name table, the gain's through a search.
+        let result = TestSupport.load(json: """
+            { "format": "iaa-graph/1", "name": "x", "apps": [
+              { "id": "g", "plugin": "builtin:gain" },
+              { "id": "mix", "plugin": "builtin:mixer", "params": { "inputs": 16 } } ],
+              "connections": [
+                { "from": "g:out", "to": "mix:in_16" },
+                { "from": "mix:out", "to": "g:in" },
+                { "from": "mix:out", "to": "g:in" },
+                { "from": "g:out", "to": "mix:in_16" },
+                { "from": "g:out", "to": "mix:in_17" },
+                { "from": "g:out", "to": "mix:in_9" }
+              ] }
+            """)
+        // The second cycle is a cycle again, not a duplicate of a connection that was never made.
+        #expect(result.errors.map(\.code) == [.cycle, .cycle, .duplicateConnection, .unknownPort])
+        #expect(result.errors.map(\.pointer) == ["/connections/1", "/connections/2", "/connections/3", "/connections/4/to"])
+        #expect(result.errors[2].message.contains("already connected (by /connections/0 at line 5)"))
+        #expect(result.errors[3].message.hasPrefix(#"app "mix" has no input "in_17""#))
+    }
+
     @Test("apps carry their role, configuration, initial parameters and layout")
     func appValues() throws {
         let graph = try #require(TestSupport.load("graphs/demo.json").graph)

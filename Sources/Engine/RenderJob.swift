@@ -109,7 +109,7 @@ public struct RenderJob {
 
     private func loadTimeline(_ graph: Graph) throws -> [TimelineEntry] {
         guard let timelinePath else { return [] }
-        let result = TimelineFile.load(path: timelinePath, graph: graph)
+        let result = TimelineFile.load(path: timelinePath, graph: graph, registry: GraphLoading.registry)
         guard let entries = result.entries else {
             throw EngineError(code: .invalidGraph, message: result.diagnostics.map(\.formatted).joined(separator: "\n"))
         }

@@ -194,3 +194,37 @@ enum MIDIMessageLength {
         }
     }
 }
+
+extension TimelineReader {
+    /// `apply`: the graph file at `graph` (relative to the timeline's folder) replaces the running
+    /// one, as `iaa apply` does live; later entries name apps of that graph. It is read and
+    /// validated now, so that a timeline never fails halfway through a render.
+    mutating func appliedGraph(_ object: ObjectReader) -> EngineCommand? {
+        guard let written = object.string("graph", &sink, required: true) else { return nil }
+        let pointer = object.pointer + "/graph"
+        guard let registry else {
+            sink.error(.invalidValue, at: pointer, "this timeline is read without node types, so it cannot apply a graph",
+                       hint: "apply graphs in timelines given to iaa render")
+            return nil
+        }
+        let path = written.hasPrefix("/") ? written : Validator.directory(of: file) + "/" + written
+        let text: String
+        switch GraphDecoder.read(path: path) {
+        case .text(let read): text = read
+        case .failure(let diagnostic):
+            sink.error(.io, at: pointer, "cannot read the graph \(JSONText.quoted(path)): \(diagnostic.message)",
+                       hint: "the path is relative to the timeline's folder")
+            return nil
+        }
+        let loaded = GraphFile.load(text: text, file: path, registry: registry)
+        guard let graph = loaded.graph else {
+            let errors = loaded.errors
+            sink.error(.invalidValue, at: pointer,
+                       "the graph \(JSONText.quoted(path)) does not load: \(errors.count) error\(errors.count == 1 ? "" : "s"), the first: \(errors.first?.headline ?? "")",
+                       hint: "iaa validate \(path) shows every error")
+            return nil
+        }
+        adopt(graph)
+        return .apply(AppliedGraph(graph, file: path, text: text))
+    }
+}

@@ -11,7 +11,7 @@ struct TimelineReader {
     enum ActionName: String, CaseIterable {
         case setCategory, activate, deactivate, foreground, background, beginBackgroundTask, endBackgroundTask
         case startAudio, stopAudio, terminate, interrupt, device, route
-        case midi, play, stop, setParam, connect, disconnect
+        case midi, play, stop, setParam, connect, disconnect, apply
 
         var fields: [String] {
             switch self {
@@ -20,6 +20,7 @@ struct TimelineReader {
             case .setParam: ["app", "param", "value"]
             case .connect: ["from", "to", "gain"]
             case .disconnect: ["from", "to"]
+            case .apply: ["graph"]
             case .setCategory: ["app", "category", "mode", "options"]
             case .deactivate: ["app", "options"]
             case .startAudio: ["app", "recording"]
@@ -33,15 +34,29 @@ struct TimelineReader {
 
     /// Written by the engine actions' extension too.
     var sink: DiagnosticSink
-    let graph: Graph
+    /// The timeline file's path, as given: an `apply` entry's graph is relative to its folder.
+    let file: String
+    /// The node types an `apply` entry's graph is validated against; nil refuses `apply`.
+    let registry: NodeRegistry?
+    /// The graph in force at the entry being read: the rendered one, or the last one applied.
+    private(set) var graph: Graph
     /// Every app, for the engine actions' `APP:PORT` references.
-    let ports: PortResolution.Apps
+    private(set) var ports: PortResolution.Apps
     /// Ids of the apps with a session, in graph order (for did-you-mean and listings).
-    private let managedApps: [String]
-    private let unmanagedApps: Set<String>
+    private var managedApps: [String] = []
+    private var unmanagedApps: Set<String> = []
 
-    init(file: String, root: JSONNode, graph: Graph) {
+    init(file: String, root: JSONNode, graph: Graph, registry: NodeRegistry?) {
         sink = DiagnosticSink(file: file, sourceMap: SourceMap(root: root))
+        self.file = file
+        self.registry = registry
+        self.graph = graph
+        ports = PortResolution.Apps(index: [:], layout: { _ in nil }, ids: { [] })
+        adopt(graph)
+    }
+
+    /// Makes `graph` the one later entries name apps and ports of.
+    mutating func adopt(_ graph: Graph) {
         self.graph = graph
         var index: [String: Int] = [:]
         for (position, app) in graph.apps.enumerated() where index[app.id] == nil { index[app.id] = position }
@@ -60,12 +75,18 @@ struct TimelineReader {
         let object = ObjectReader(members: members, pointer: "", allowed: ["$schema", "timeline"], sink: &sink)
         _ = object.string("$schema", &sink)
         guard let elements = object.array("timeline", &sink, required: true) else { return nil }
-        let entries = elements.enumerated().compactMap { index, element in
-            readEntry(element, at: JSONPointer.appending("/timeline", index))
+        // Read in time order, not as written: an entry names apps of the graph in force at its
+        // time, which an earlier `apply` may have replaced. An entry whose time is not a time is
+        // reported as it is read, wherever it sorts.
+        let order = elements.indices.sorted { (Self.writtenTime(elements[$0]), $0) < (Self.writtenTime(elements[$1]), $1) }
+        return order.compactMap { index in
+            readEntry(elements[index], at: JSONPointer.appending("/timeline", index))
         }
-        return entries.enumerated()
-            .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-            .map(\.element)
+    }
+
+    /// An entry's `at` as written, for ordering only (0 when it is not a number).
+    private static func writtenTime(_ entry: JSONNode) -> Double {
+        entry.members?.first { $0.hasKey("at") }?.value.number ?? 0
     }
 
     private mutating func readEntry(_ node: JSONNode, at pointer: String) -> TimelineEntry? {
@@ -120,6 +141,7 @@ struct TimelineReader {
         case .setParam: parameterChange(object)
         case .connect: connection(object)
         case .disconnect: disconnection(object)
+        case .apply: appliedGraph(object)
         default: sessionAction(name, object).map(EngineCommand.session)
         }
     }
@@ -162,7 +184,7 @@ struct TimelineReader {
             return device(object)
         case .route:
             return object.bool("available", &sink, required: true).map { .route(available: $0) }
-        case .midi, .play, .stop, .setParam, .connect, .disconnect:
+        case .midi, .play, .stop, .setParam, .connect, .disconnect, .apply:
             preconditionFailure("\(name) is not an action of the session policy")
         }
     }

@@ -105,7 +105,7 @@ struct TimelineFileTests {
     /// An entry, the error it gives, where, and its hint.
     static let mistakes: [(entry: String, code: GraphErrorCode, pointer: String, hint: String?)] = [
         (#"{ "at": 1, "do": "actvate", "app": "nav" }"#, .unknownAction, "/timeline/0/do", "did you mean \"activate\"?"),
-        (#"{ "at": 1, "app": "nav" }"#, .missingKey, "/timeline/0/do", "actions: setCategory, activate, deactivate, foreground, background, beginBackgroundTask, endBackgroundTask, startAudio, stopAudio, terminate, interrupt, device, route, midi, play, stop, setParam, connect, disconnect"),
+        (#"{ "at": 1, "app": "nav" }"#, .missingKey, "/timeline/0/do", "actions: setCategory, activate, deactivate, foreground, background, beginBackgroundTask, endBackgroundTask, startAudio, stopAudio, terminate, interrupt, device, route, midi, play, stop, setParam, connect, disconnect, apply"),
         (#"{ "do": "activate", "app": "nav" }"#, .missingKey, "/timeline/0/at", nil),
         (#"{ "at": "1s", "do": "activate", "app": "nav" }"#, .wrongType, "/timeline/0/at", nil),
         (#"{ "at": -1, "do": "activate", "app": "nav" }"#, .outOfRange, "/timeline/0/at", "times count from the start of the render"),

@@ -3,8 +3,8 @@ import Testing
 import TestKit
 
 /// README's examples work when copied: every JSON block validates with the built `iaa` (a whole
-/// graph as is, an app alone inside a minimal graph, a grants file with the head-unit graph), and
-/// the plugin steps of "Write your own node" run as written, from the folders they say.
+/// graph as is, an app alone inside a minimal graph, a grants file with the head-unit graph, a
+/// timeline rendered over `graphs/demo.json` beside the repository's graphs), and the plugin steps of "Write your own node" run as written, from the folders they say.
 @Suite("README's examples", .serialized)
 struct ReadmeExampleTests {
     static let readme = (try? String(contentsOfFile: Repository.root + "/README.md", encoding: .utf8)) ?? ""
@@ -40,7 +40,7 @@ struct ReadmeExampleTests {
         return result
     }
 
-    /// What a block is, and the files that make it checkable by `iaa validate`.
+    /// What a block is, and the `iaa` arguments that check it (`validate`, or `render` for a timeline).
     static func validation(of block: String, in directory: String, index: Int) throws -> [String] {
         let json = strippingComments(block)
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
@@ -48,14 +48,22 @@ struct ReadmeExampleTests {
         switch object["format"] as? String {
         case "iaa-graph/1":
             try json.write(toFile: file, atomically: true, encoding: .utf8)
-            return [file]
+            return ["validate", file]
         case "iaa-grants/1":
             try json.write(toFile: file, atomically: true, encoding: .utf8)
-            return [Repository.root + "/graphs/headunit.json", "--grants", file]
+            return ["validate", Repository.root + "/graphs/headunit.json", "--grants", file]
         case nil where !object.isEmpty && Set(object.keys).isSubset(of: ["server", "client", "pluginPath", "logLevel"]):
             // A configuration file: the demo graph validates with it in force.
             try json.write(toFile: file, atomically: true, encoding: .utf8)
             return ["config", file]
+        case nil where object["timeline"] != nil:
+            // A timeline: it names graph files beside it, so it goes where copies of graphs/ are.
+            for name in Repository.graphFiles(in: "graphs") {
+                let copy = directory + "/" + (name as NSString).lastPathComponent
+                if !FileManager.default.fileExists(atPath: copy) { try FileManager.default.copyItem(atPath: Repository.path(name), toPath: copy) }
+            }
+            try json.write(toFile: file, atomically: true, encoding: .utf8)
+            return ["render", directory + "/demo.json", "--timeline", file, "-d", "2", "-o", directory + "/timeline-\(index).wav"]
         default:
             // One app, as the audio-session and Inter-App Audio sections show them.
             let id = try #require(object["id"] as? String, "README block \(index) is neither a graph, a grants file nor an app:\n\(block)")
@@ -66,7 +74,7 @@ struct ReadmeExampleTests {
                   "jack": { "connections": [{ "from": "\(id):\(output)", "to": "@playback" }] } }
                 """
             try graph.write(toFile: file, atomically: true, encoding: .utf8)
-            return [file]
+            return ["validate", file]
         }
     }
 
@@ -84,9 +92,9 @@ struct ReadmeExampleTests {
             var environment: [String: String] = [:]
             if arguments.first == "config" {
                 environment = ["IAA_CONFIG": arguments[1], "IAA_PLUGIN_PATH": "", "JACK_DEFAULT_SERVER": "", "IAA_LOG_LEVEL": ""]
-                arguments = [Repository.root + "/graphs/demo.json"]
+                arguments = ["validate", Repository.root + "/graphs/demo.json"]
             }
-            let result = try IAACommand.run(["validate"] + arguments, environment: environment)
+            let result = try IAACommand.run(arguments, environment: environment)
             #expect(result.status == 0, "README JSON block \(index) does not validate:\n\(block)\n\(result.stderr)")
         }
     }

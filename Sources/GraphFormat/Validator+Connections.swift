@@ -22,7 +22,7 @@ extension Validator {
                        hint: "remove one of them; to change the level, set \"gain\" on one connection")
             return
         }
-        let feedback = apps[to.app].layout.map { $0.inputs[to.port].readsPreviousCycle } ?? false
+        let feedback = apps[to.app].hasFeedbackInputs && apps[to.app].layout.map { $0.inputs[to.port].readsPreviousCycle } ?? false
         if !feedback, let cycle = dependencies.add(from: from.app, to: to.app) {
             let names = cycle.map { JSONText.quoted(apps[$0].id ?? "?") }.joined(separator: " → ")
             sink.error(.cycle, at: connection.pointer, "apps \(names) form a cycle",

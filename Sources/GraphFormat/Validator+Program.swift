@@ -100,7 +100,7 @@ extension Validator {
     mutating func refuseProgramEnds(_ ports: some Collection<PortAddress>, output: Bool, at pointer: @autoclosure () -> String) -> Bool {
         var refused = false
         for address in ports {
-            guard let layout = apps[address.app].layout else { continue }
+            guard apps[address.app].hasProgramEnds, let layout = apps[address.app].layout else { continue }
             let spec = output ? layout.outputs[address.port] : layout.inputs[address.port]
             guard spec.programEnd else { continue }
             let id = apps[address.app].id ?? "?"

@@ -21,6 +21,11 @@ public struct Validator {
         let component: ComponentDescription?
         let program: ProgramBinding?
         let isolation: IsolationChoice?
+        /// Whether an input reads the previous cycle (a feedback return), and whether a port is a
+        /// program's end: most apps have neither, and knowing it spares each connection copies of
+        /// the layout (three arrays, retained and released) to look.
+        let hasFeedbackInputs: Bool
+        let hasProgramEnds: Bool
     }
 
     var sink: DiagnosticSink
@@ -181,7 +186,9 @@ public struct Validator {
         let component = component(of: app, id: id, role: role, type: type, layout: layout)
         apps.append(ResolvedApp(id: id, role: role, type: type, configuration: configuration,
                                 parameters: parameters, layout: layout, session: session, component: component,
-                                program: program, isolation: isolationChoice(app)))
+                                program: program, isolation: isolationChoice(app),
+                                hasFeedbackInputs: layout?.inputs.contains(where: \.readsPreviousCycle) ?? false,
+                                hasProgramEnds: layout.map { $0.inputs.contains(where: \.programEnd) || $0.outputs.contains(where: \.programEnd) } ?? false))
     }
 
     /// The id if it is present, well-formed and not taken; otherwise reports why.

@@ -4,7 +4,11 @@ extension JSONReader {
     mutating func skipSpace() {
         while let byte = current {
             switch byte {
-            case 0x20, 0x09, 0x0A, 0x0D:
+            case 0x20, 0x09:
+                // The common case, without advance()'s checks for line breaks and UTF-8.
+                index += 1
+                column += 1
+            case 0x0A, 0x0D:
                 advance()
             case UInt8(ascii: "#"):
                 note(.comment, at: here, offset: index, pointer: valuePointer)

@@ -52,6 +52,28 @@ struct CommandLineTests {
         #expect((first["column"] as? Int).map { $0 > 0 } == true)
     }
 
+    @Test("iaa validate --timeline checks a timeline against its graph, apply entries included, without rendering")
+    func validateTimeline() throws {
+        let valid = try IAABinary.run(["validate", "graphs/studio.json", "--timeline", "graphs/studio.timeline.json"])
+        #expect(valid.status == 0, "stderr: \(valid.stderr)")
+        #expect(valid.stdout.contains("graphs/studio.timeline.json: valid (11 entries, the last at 7 s)"))
+        // After an apply of graphs/chord.json, `fifth` exists; `tone` of the demo no longer does.
+        let directory = try TemporaryDirectory()
+        let timeline = directory.file("t.json")
+        try """
+            { "timeline": [
+              { "at": 1, "do": "apply", "graph": "\(Repository.path("graphs/chord.json"))" },
+              { "at": 2, "do": "setParam", "app": "fifth", "param": "frequency", "value": 440 },
+              { "at": 3, "do": "setParam", "app": "tone", "param": "frequency", "value": 220 }
+            ] }
+            """.write(toFile: timeline, atomically: true, encoding: .utf8)
+        let invalid = try IAABinary.run(["validate", "graphs/demo.json", "--timeline", timeline])
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.contains("t.json:4:39: error[unknownApp]: /timeline/2/app"), "stderr: \(invalid.stderr)")
+        let two = try IAABinary.run(["validate", "graphs/demo.json", "graphs/chord.json", "--timeline", timeline])
+        #expect(two.status == 64 && two.stderr.contains("a timeline is checked against one graph"))
+    }
+
     @Test("iaa render -d 1 writes 48000 frames of 2 channels")
     func renderOneSecond() throws {
         let directory = try TemporaryDirectory()

@@ -64,7 +64,7 @@ extension JackBackend {
 
     /// Connects two JACK ports by full name.
     public func connect(_ source: String, _ destination: String) -> ConnectionOutcome {
-        let code = jack_connect(clientHandle, source, destination)
+        let code = askingServer { jack_connect(clientHandle, source, destination) }
         switch code {
         case 0: return ConnectionOutcome(source: source, destination: destination, result: .connected)
         case EEXIST: return ConnectionOutcome(source: source, destination: destination, result: .alreadyConnected)

@@ -75,12 +75,12 @@ extension JackBackend {
 
     /// Asks JACK for another buffer size (an app's preferred I/O buffer duration).
     public func requestBufferSize(_ frames: Int) -> Bool {
-        jack_set_buffer_size(clientHandle, jack_nframes_t(frames)) == 0
+        askingServer { jack_set_buffer_size(clientHandle, jack_nframes_t(frames)) } == 0
     }
 
     /// Disconnects two JACK ports by full name.
     public func disconnect(_ source: String, _ destination: String) -> Bool {
-        jack_disconnect(clientHandle, source, destination) == 0
+        askingServer { jack_disconnect(clientHandle, source, destination) } == 0
     }
 
     /// The JACK transport's state, for `status`.

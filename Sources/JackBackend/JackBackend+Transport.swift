@@ -25,12 +25,14 @@ extension JackBackend {
     public func becomeTimebaseMaster(tempo: Double, beatsPerBar: Double) -> Bool {
         setDefaultTempo(tempo, beatsPerBar: beatsPerBar)
         let arg = Unmanaged.passUnretained(cycleState).toOpaque()
-        return jack_set_timebase_callback(clientHandle, 1, { _, _, position, _, arg in
-            guard let position, let arg else { return }
-            Unmanaged<JackCycle>.fromOpaque(arg)._withUnsafeGuaranteedRef { cycle in
-                JackBackend.fillBarsAndBeats(position, tempo: cycle.defaultTempo, beatsPerBar: cycle.defaultBeatsPerBar)
-            }
-        }, arg) == 0
+        return askingServer {
+            jack_set_timebase_callback(clientHandle, 1, { _, _, position, _, arg in
+                guard let position, let arg else { return }
+                Unmanaged<JackCycle>.fromOpaque(arg)._withUnsafeGuaranteedRef { cycle in
+                    JackBackend.fillBarsAndBeats(position, tempo: cycle.defaultTempo, beatsPerBar: cycle.defaultBeatsPerBar)
+                }
+            }, arg)
+        } == 0
     }
 
     /// Bar, beat and tick for the position's frame at a steady tempo.

@@ -101,6 +101,20 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
     /// libjack's last error line (see `quietLibraryMessages`).
     static let lastLibraryError = Mutex<String?>(nil)
 
+    /// Held around every call that asks the server something. libjack writes a client's
+    /// requests to one socket and reads each reply right after, with no lock of its own, so two
+    /// threads asking at once can each read the other's reply. That was the intermittent
+    /// `jack_activate failed` with nothing in libjack's or jackd's words but "already connected":
+    /// activating announces our ports, the announcements make the control queue connect the
+    /// graph's JACK rules, and `jack_activate` on the starting thread read the reply to one of
+    /// those connects. The audio and notification threads never ask the server.
+    private let serverRequests = Mutex<Void>(())
+
+    /// Runs `request`, a libjack call that asks the server, alone among this client's requests.
+    func askingServer<T>(_ request: () -> T) -> T {
+        serverRequests.withLock { _ in request() }
+    }
+
     // MARK: Plans and ports
 
     /// Registers the plan's ports that are not registered yet, binds them, and publishes the plan.
@@ -137,8 +151,10 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
         for (name, record) in records where !used.contains(name) {
             let port = record.pointee.port
             recordsByPort.withLock { $0.records[port] = nil }
-            jack_remove_properties(client, jack_port_uuid(port))
-            jack_port_unregister(client, port)
+            askingServer {
+                jack_remove_properties(client, jack_port_uuid(port))
+                jack_port_unregister(client, port)
+            }
             record.deinitialize(count: 1)
             record.deallocate()
             records[name] = nil
@@ -157,7 +173,7 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
     private func register(_ port: ExternalPort) throws(JackError) -> UnsafeMutablePointer<PortRecord> {
         let flags = port.direction == .input ? CJack_port_is_input() : CJack_port_is_output()
         let type = port.kind == .midi ? CJack_default_midi_type() : CJack_default_audio_type()
-        guard let handle = jack_port_register(client, port.shortName, type, flags, 0) else {
+        guard let handle = askingServer({ jack_port_register(client, port.shortName, type, flags, 0) }) else {
             throw JackError(code: .portRegistrationFailed,
                             message: "cannot register JACK port '\(clientName):\(port.shortName)'",
                             hint: "the name may be too long or already taken")
@@ -174,11 +190,13 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
     /// Pretty name, group, order and signal type, so patchbays show "tone › Output".
     private func setMetadata(_ handle: OpaquePointer, _ port: ExternalPort) {
         let uuid = jack_port_uuid(handle)
-        jack_set_property(client, uuid, CJack_pretty_name_key(), "\(port.appID) › \(port.displayName)", "text/plain")
-        jack_set_property(client, uuid, CJack_port_group_key(), port.group ?? port.appID, "text/plain")
-        jack_set_property(client, uuid, CJack_order_key(), String(port.order),
-                          "http://www.w3.org/2001/XMLSchema#integer")
-        if port.kind == .audio { jack_set_property(client, uuid, CJack_signal_type_key(), "AUDIO", "text/plain") }
+        askingServer {
+            jack_set_property(client, uuid, CJack_pretty_name_key(), "\(port.appID) › \(port.displayName)", "text/plain")
+            jack_set_property(client, uuid, CJack_port_group_key(), port.group ?? port.appID, "text/plain")
+            jack_set_property(client, uuid, CJack_order_key(), String(port.order),
+                              "http://www.w3.org/2001/XMLSchema#integer")
+            if port.kind == .audio { jack_set_property(client, uuid, CJack_signal_type_key(), "AUDIO", "text/plain") }
+        }
     }
 
     private func refreshConnectionCount(_ handle: OpaquePointer) {
@@ -194,7 +212,7 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
     /// Starts processing. JACK calls the process callback from now on.
     public func activate() throws(JackError) {
         Self.lastLibraryError.withLock { $0 = nil }
-        guard jack_activate(client) == 0 else {
+        guard askingServer({ jack_activate(client) }) == 0 else {
             let cause = Self.lastLibraryError.withLock { $0 }.map { " (libjack: \($0))" } ?? ""
             throw JackError(code: .activateFailed, message: "jack_activate failed for client '\(clientName)'\(cause)",
                             hint: "see the JACK server's log")
@@ -213,10 +231,12 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
     public func close() {
         guard !closed else { return }
         closed = true
-        if active { jack_deactivate(client) }
+        askingServer {
+            if active { jack_deactivate(client) }
+            for record in records.values { jack_remove_properties(client, jack_port_uuid(record.pointee.port)) }
+            jack_client_close(client)
+        }
         active = false
-        for record in records.values { jack_remove_properties(client, jack_port_uuid(record.pointee.port)) }
-        jack_client_close(client)
         cycle.exchange.collect(audioStopped: true)
         for record in records.values {
             record.deinitialize(count: 1)

@@ -83,9 +83,12 @@ func residentBytes() -> Int {
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
 
-/// How many descriptors the process has open.
-func openDescriptorCount() -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+/// The sockets bound to `path`: the server's listening socket and every connection it accepted
+/// (the kernel lists an accepted socket under its listener's path in /proc/net/unix). Unlike the
+/// process's descriptor count, other tests running at the same time do not move it.
+func socketsBound(to path: String) -> Int {
+    guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return -1 }
+    return table.split(separator: "\n").filter { $0.hasSuffix(" " + path) }.count
 }
 
 /// Runs `count` blocking bodies on their own threads (not the cooperative pool, which blocking

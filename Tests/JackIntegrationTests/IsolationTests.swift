@@ -247,7 +247,9 @@ extension JackIntegration {
         func inProcessCrashIsNamed() throws {
             let running = try Running(client: "t-isolation-crash", maxCrashes: 3, default: "none")
             defer { running.stop() }
-            try running.setMode(1)
+            // The next cycle ends the process, which may come before the reply to this request
+            // leaves: a closed connection here is the crash arriving early, not a failure.
+            _ = try? running.setMode(1)
             #expect(waitUntil(seconds: 10) { !running.engine.process.isRunning }, "the engine outlived a segfault in process")
             #expect(running.engine.process.terminationReason == .uncaughtSignal, "\(running.engine.process.terminationStatus)")
             #expect(running.engine.stderr.contains("app \"bad\" crashed the engine with SIGSEGV in its process call"),

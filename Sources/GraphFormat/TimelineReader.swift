@@ -38,31 +38,41 @@ struct TimelineReader {
     let file: String
     /// The node types an `apply` entry's graph is validated against; nil refuses `apply`.
     let registry: NodeRegistry?
-    /// The graph in force at the entry being read: the rendered one, or the last one applied.
-    private(set) var graph: Graph
+    /// The graph in force at the entry being read (the rendered one, or the last one applied),
+    /// with what entries look up in it.
+    private var inForce: GraphInForce
+    var graph: Graph { inForce.graph }
     /// Every app, for the engine actions' `APP:PORT` references.
-    private(set) var ports: PortResolution.Apps
-    /// Ids of the apps with a session, in graph order (for did-you-mean and listings).
-    private var managedApps: [String] = []
-    private var unmanagedApps: Set<String> = []
+    var ports: PortResolution.Apps { inForce.ports }
+
+    /// A graph and its lookups, made together so that they always describe the same graph.
+    private struct GraphInForce {
+        let graph: Graph
+        let ports: PortResolution.Apps
+        /// Ids of the apps with a session, in graph order (for did-you-mean and listings).
+        let managedApps: [String]
+        let unmanagedApps: Set<String>
+
+        init(_ graph: Graph) {
+            self.graph = graph
+            var index: [String: Int] = [:]
+            for (position, app) in graph.apps.enumerated() where index[app.id] == nil { index[app.id] = position }
+            ports = PortResolution.Apps(index: index, layout: { graph.apps[$0].layout }, ids: { graph.apps.map(\.id) })
+            managedApps = graph.apps.filter { $0.session != nil }.map(\.id)
+            unmanagedApps = Set(graph.apps.filter { $0.session == nil }.map(\.id))
+        }
+    }
 
     init(file: String, root: JSONNode, graph: Graph, registry: NodeRegistry?) {
         sink = DiagnosticSink(file: file, sourceMap: SourceMap(root: root))
         self.file = file
         self.registry = registry
-        self.graph = graph
-        ports = PortResolution.Apps(index: [:], layout: { _ in nil }, ids: { [] })
-        adopt(graph)
+        inForce = GraphInForce(graph)
     }
 
     /// Makes `graph` the one later entries name apps and ports of.
     mutating func adopt(_ graph: Graph) {
-        self.graph = graph
-        var index: [String: Int] = [:]
-        for (position, app) in graph.apps.enumerated() where index[app.id] == nil { index[app.id] = position }
-        ports = PortResolution.Apps(index: index, layout: { graph.apps[$0].layout }, ids: { graph.apps.map(\.id) })
-        managedApps = graph.apps.filter { $0.session != nil }.map(\.id)
-        unmanagedApps = Set(graph.apps.filter { $0.session == nil }.map(\.id))
+        inForce = GraphInForce(graph)
     }
 
     /// The entries that read cleanly, sorted by time; entries at the same time keep the order
@@ -192,9 +202,10 @@ struct TimelineReader {
     /// The `app` of an entry, if the graph has it and it has a session.
     private mutating func app(_ object: ObjectReader) -> String? {
         guard let id = object.string("app", &sink, required: true) else { return nil }
+        let managedApps = inForce.managedApps
         if managedApps.contains(id) { return id }
         let pointer = object.pointer + "/app"
-        if unmanagedApps.contains(id) {
+        if inForce.unmanagedApps.contains(id) {
             sink.error(.unmanagedApp, at: pointer,
                        "app \(JSONText.quoted(id)) has no session, so the policy does not manage it",
                        hint: "add \"session\": {} to app \(JSONText.quoted(id))")

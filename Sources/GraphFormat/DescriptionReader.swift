@@ -1,7 +1,7 @@
 import AudioGraph
 import LocatedJSON
 
-/// Reads a ``JSONNode`` tree into a ``GraphDescription``, reporting unknown and missing keys and
+/// Reads a JSON document into a ``GraphDescription``, reporting unknown and missing keys and
 /// wrong JSON types. Meaning (ids, plugins, ports) is the ``Validator``'s job.
 struct DescriptionReader {
     private(set) var sink: DiagnosticSink
@@ -53,17 +53,17 @@ struct DescriptionReader {
         }
         if let programs = object.member("programs"),
            let programsObject = self.object(programs, at: "/programs", what: "\"programs\"", keys: Keys.programs) {
-            description.admission = programsObject.node("admit", of: "object", &sink) { $0.members != nil }
+            description.admission = programsObject.node("admit", of: "object", &sink) { $0.isObject }
         }
         return description
     }
 
-    private mutating func object(_ node: JSONNode, at pointer: String, what: String, keys: [String]) -> ObjectReader? {
-        guard let members = node.members else {
+    private mutating func object(_ node: JSONNode, at pointer: String, what: String, keys: JSONKeySet) -> ObjectReader? {
+        guard node.isObject else {
             sink.error(.wrongType, at: pointer, "\(what) must be an object, not \(node.typeName)")
             return nil
         }
-        return ObjectReader(members: members, pointer: pointer, allowed: keys, sink: &sink)
+        return ObjectReader(node, pointer: pointer, allowed: keys, sink: &sink)
     }
 
     private mutating func readApp(_ node: JSONNode, at pointer: String) -> AppDescription? {
@@ -71,10 +71,12 @@ struct DescriptionReader {
         var app = AppDescription(id: object.string("id", &sink), role: object.string("role", &sink),
                                  plugin: object.string("plugin", &sink), pointer: pointer)
         if let params = object.member("params") {
-            if let members = params.members {
-                for member in members {
-                    if let value = readValue(member.value, at: JSONPointer.appending(pointer + "/params", member.key)) {
-                        app.params.append(ParameterAssignment(name: member.key, value: value))
+            if params.isObject {
+                app.params.reserveCapacity(params.count)
+                for (key, value) in params.entries {
+                    let name = key.string ?? ""
+                    if let value = readValue(value, at: JSONPointer.appending(pointer + "/params", name)) {
+                        app.params.append(ParameterAssignment(name: name, value: value))
                     }
                 }
             } else {
@@ -82,7 +84,7 @@ struct DescriptionReader {
             }
         }
         func writtenObject(_ key: String) -> JSONNode? {
-            let node = object.node(key, of: "object", &sink) { $0.members != nil }
+            let node = object.node(key, of: "object", &sink) { $0.isObject }
             if node == nil, object.member(key) != nil { app.mistyped.insert(key) }
             return node
         }
@@ -150,22 +152,22 @@ struct DescriptionReader {
 
     /// The keys each object may have, in the order the schema lists them.
     enum Keys {
-        static let graph = ["$schema", "format", "name", "apps", "connections", "jack", "policy", "transport", "isolation",
-                            "programs"]
-        static let programs = ["admit"]
+        static let graph = JSONKeySet(["$schema", "format", "name", "apps", "connections", "jack", "policy", "transport", "isolation",
+                                          "programs"])
+        static let programs = JSONKeySet(["admit"])
         /// `state` is read only to say why it does not apply (admitted apps start in the background).
-        static let admit = ["jackClient", "uid", "executable", "outputs", "inputs", "directConnections", "session",
-                            "entitlements", "requires", "backgroundModes", "state", "to", "from", "limit"]
-        static let isolation = ["default", "maxCrashes", "crashWindow"]
-        static let app = ["id", "role", "plugin", "params", "session", "entitlements", "requires", "backgroundModes",
-                          "component", "program", "state", "name", "displayName", "pluginState", "isolation"]
-        static let program = ["jackClient", "uid", "executable", "outputs", "inputs", "directConnections"]
-        static let session = ["category", "mode", "options", "active"]
-        static let policy = ["duckLevel", "rampTime", "backgroundTaskTime"]
-        static let transport = ["tempo", "beatsPerBar", "playing", "timebaseMaster"]
-        static let component = ["type", "subtype", "manufacturer", "name", "version"]
-        static let connection = ["from", "to", "gain"]
-        static let jack = ["client", "expose", "connections"]
-        static let jackConnection = ["from", "to"]
+        static let admit = JSONKeySet(["jackClient", "uid", "executable", "outputs", "inputs", "directConnections", "session",
+                                          "entitlements", "requires", "backgroundModes", "state", "to", "from", "limit"])
+        static let isolation = JSONKeySet(["default", "maxCrashes", "crashWindow"])
+        static let app = JSONKeySet(["id", "role", "plugin", "params", "session", "entitlements", "requires", "backgroundModes",
+                                        "component", "program", "state", "name", "displayName", "pluginState", "isolation"])
+        static let program = JSONKeySet(["jackClient", "uid", "executable", "outputs", "inputs", "directConnections"])
+        static let session = JSONKeySet(["category", "mode", "options", "active"])
+        static let policy = JSONKeySet(["duckLevel", "rampTime", "backgroundTaskTime"])
+        static let transport = JSONKeySet(["tempo", "beatsPerBar", "playing", "timebaseMaster"])
+        static let component = JSONKeySet(["type", "subtype", "manufacturer", "name", "version"])
+        static let connection = JSONKeySet(["from", "to", "gain"])
+        static let jack = JSONKeySet(["client", "expose", "connections"])
+        static let jackConnection = JSONKeySet(["from", "to"])
     }
 }

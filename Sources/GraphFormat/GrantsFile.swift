@@ -40,21 +40,21 @@ public enum GrantsFile {
                                           emptyHint: "a grants file is a JSON object: { \"format\": \"\(format)\", \"apps\": { … } }")
         guard let root = decoded.root else { return LoadResult(grants: nil, diagnostics: decoded.diagnostics) }
         var sink = DiagnosticSink(file: file, sourceMap: SourceMap(root: root))
-        guard let members = root.members else {
+        guard root.isObject else {
             sink.error(.wrongType, at: "", "a grants file must be a JSON object, not \(root.typeName)",
                        hint: "{ \"format\": \"\(format)\", \"apps\": { \"APP\": [\"inter-app-audio\"] } }")
             return LoadResult(grants: nil, diagnostics: decoded.diagnostics + sink.diagnostics)
         }
-        let object = ObjectReader(members: members, pointer: "", allowed: ["format", "apps"], sink: &sink)
+        let object = ObjectReader(root, pointer: "", allowed: ["format", "apps"], sink: &sink)
         if let written = object.string("format", &sink, required: true), written != format {
             sink.error(.unsupportedFormat, at: "/format", "unsupported format \(JSONText.quoted(written))",
                        hint: "write \"format\": \"\(format)\"")
         }
         var allowed: [String: Set<Entitlement>] = [:]
-        if let apps = object.node("apps", of: "object of app ids", &sink, check: { $0.members != nil }) {
+        if let apps = object.node("apps", of: "object of app ids", &sink, check: { $0.isObject }) {
             // Every key is an app id (or *), so each is allowed; `strings` reports wrong types.
             let members = apps.members ?? []
-            let byApp = ObjectReader(members: members, pointer: "/apps", allowed: members.map(\.key), sink: &sink)
+            let byApp = ObjectReader(apps, pointer: "/apps", allowed: members.map(\.key), sink: &sink)
             for member in members {
                 guard let names = byApp.strings(member.key, &sink) else { continue }
                 var failed = false

@@ -60,13 +60,11 @@ extension ValueLiteral {
     /// A number or a string such as `example` (graph and timeline files alike); whether it means
     /// something is checked later.
     static func read(_ node: JSONNode, at pointer: @autoclosure () -> String, example: String, _ sink: inout DiagnosticSink) -> ValueLiteral? {
-        switch node.value {
-        case .number(let number, _): return .number(number)
-        case .string(let text): return .text(text)
-        default:
-            sink.error(.wrongType, at: pointer(), "expected a number or a string such as \"\(example)\", not \(node.typeName)")
-            return nil
-        }
+        // Read in place: `node.value` would make the number's text too.
+        if let number = node.number { return .number(number) }
+        if let text = node.string { return .text(text) }
+        sink.error(.wrongType, at: pointer(), "expected a number or a string such as \"\(example)\", not \(node.typeName)")
+        return nil
     }
 }
 

@@ -6,24 +6,38 @@ import LocatedJSON
 /// Created once per object: it reports unknown keys (with a did-you-mean) as it is made, so that
 /// every key is checked whether or not a getter asks for it.
 struct ObjectReader {
-    /// Searched, not indexed: graph objects have a handful of keys, and a dictionary per object
-    /// was a tenth of loading a large graph. Keys are unique (the reader refuses duplicates).
-    private let members: [JSONNode.Member]
+    private let object: JSONNode
+    /// The object's members by key, sorted in one pass that also finds the unknown keys:
+    /// graph objects have a handful of keys, and a dictionary per object was a tenth of loading
+    /// a large graph, looking each key up in place most of the rest.
+    private let members: KeyedMembers
+    private let allowed: JSONKeySet
     let pointer: String
 
-    init(members: [JSONNode.Member], pointer: String, allowed: [String], sink: inout DiagnosticSink) {
-        for member in members {
-            guard !allowed.contains(member.key) else { continue }
-            let memberPointer = JSONPointer.appending(pointer, member.key)
-            let hint = Suggestion.hint(for: member.key, in: allowed)
-                ?? "allowed keys: " + allowed.joined(separator: ", ")
-            sink.error(.unknownKey, at: memberPointer, atKey: true, "unknown key \(JSONText.quoted(member.key))", hint: hint)
+    /// `object` must be an object (callers report any other type in their own words).
+    init(_ object: JSONNode, pointer: String, allowed: JSONKeySet, sink: inout DiagnosticSink) {
+        members = KeyedMembers(object, by: allowed)
+        for key in members.unknown {
+            let name = key.string ?? ""
+            let hint = Suggestion.hint(for: name, in: allowed.names)
+                ?? "allowed keys: " + allowed.names.joined(separator: ", ")
+            sink.error(.unknownKey, at: JSONPointer.appending(pointer, name), atKey: true,
+                       "unknown key \(JSONText.quoted(name))", hint: hint)
         }
-        self.members = members
+        self.object = object
+        self.allowed = allowed
         self.pointer = pointer
     }
 
-    func member(_ key: String) -> JSONNode? { members.first { $0.hasKey(key) }?.value }
+    init(_ object: JSONNode, pointer: String, allowed: [String], sink: inout DiagnosticSink) {
+        self.init(object, pointer: pointer, allowed: JSONKeySet(allowed), sink: &sink)
+    }
+
+    /// A key outside the allowed set was reported as unknown, but is still there to read.
+    func member(_ key: String) -> JSONNode? {
+        guard let position = allowed.position(of: key) else { return object.member(key) }
+        return members.value(at: position)
+    }
 
     private func missing(_ key: String, _ sink: inout DiagnosticSink) {
         sink.error(.missingKey, at: JSONPointer.appending(pointer, key), "missing required key \"\(key)\"")
@@ -51,7 +65,7 @@ struct ObjectReader {
             if required { missing(key, &sink) }
             return nil
         }
-        guard case .bool(let value) = node.value else {
+        guard let value = node.bool else {
             wrongType(key, expected: "true or false", node, &sink)
             return nil
         }

@@ -5,7 +5,7 @@ import LocatedJSON
 ///
 /// Descriptions keep plain values; diagnostics find their line and column here, so that a
 /// description built by a command (not from a file) still validates, just without locations.
-/// It keeps the located tree and walks it when a diagnostic asks, rather than indexing every
+/// It keeps the read document and walks it when a diagnostic asks, rather than indexing every
 /// value up front: a file with no error (the common case) never pays for locations.
 public struct SourceMap: Sendable, Hashable {
     private let root: JSONNode?
@@ -48,17 +48,21 @@ public struct SourceMap: Sendable, Hashable {
         while true {
             let end = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
             let token = Substring(rest[rest.startIndex..<end])
-            switch node.value {
-            case .object(let members):
+            if node.isObject {
                 let name = Self.unescaped(token)
-                guard let member = members.first(where: { $0.hasKey(name) }) else { return (node, keyLocation, false) }
-                node = member.value
-                keyLocation = member.keyLocation
-            case .array(let elements):
-                guard let index = Int(token), elements.indices.contains(index) else { return (node, keyLocation, false) }
-                node = elements[index]
+                guard let (key, value) = node.entries.first(where: { $0.key.isString(name) }) else {
+                    return (node, keyLocation, false)
+                }
+                node = value
+                keyLocation = key.location
+            } else if node.isArray {
+                guard let index = Int(token), index >= 0, index < node.count,
+                      let element = node.items.dropFirst(index).first(where: { _ in true }) else {
+                    return (node, keyLocation, false)
+                }
+                node = element
                 keyLocation = nil
-            default:
+            } else {
                 return (node, keyLocation, false)
             }
             guard end < rest.endIndex else { break }

@@ -55,8 +55,8 @@ struct TimelineReader {
 
         init(_ graph: Graph) {
             self.graph = graph
-            var index: [String: Int] = [:]
-            for (position, app) in graph.apps.enumerated() where index[app.id] == nil { index[app.id] = position }
+            var index = NameIndex(capacity: graph.apps.count)
+            for (position, app) in graph.apps.enumerated() { index.insert(app.id, position) }
             ports = PortResolution.Apps(index: index, layout: { graph.apps[$0].layout }, ids: { graph.apps.map(\.id) })
             managedApps = graph.apps.filter { $0.session != nil }.map(\.id)
             unmanagedApps = Set(graph.apps.filter { $0.session == nil }.map(\.id))
@@ -78,11 +78,11 @@ struct TimelineReader {
     /// The entries that read cleanly, sorted by time; entries at the same time keep the order
     /// written, since a scenario means them to happen in that order.
     mutating func read(_ root: JSONNode) -> [TimelineEntry]? {
-        guard let members = root.members else {
+        guard root.isObject else {
             sink.error(.wrongType, at: "", "a timeline must be an object such as { \"timeline\": [ … ] }, not \(root.typeName)")
             return nil
         }
-        let object = ObjectReader(members: members, pointer: "", allowed: ["$schema", "timeline"], sink: &sink)
+        let object = ObjectReader(root, pointer: "", allowed: ["$schema", "timeline"], sink: &sink)
         _ = object.string("$schema", &sink)
         guard let elements = object.array("timeline", &sink, required: true) else { return nil }
         // Read in time order, not as written: an entry names apps of the graph in force at its
@@ -96,7 +96,7 @@ struct TimelineReader {
 
     /// An entry's `at` as written, for ordering only (0 when it is not a number).
     private static func writtenTime(_ entry: JSONNode) -> Double {
-        entry.members?.first { $0.hasKey("at") }?.value.number ?? 0
+        entry.member("at")?.number ?? 0
     }
 
     private mutating func readEntry(_ node: JSONNode, at pointer: String) -> TimelineEntry? {
@@ -108,7 +108,7 @@ struct TimelineReader {
         let name = actionName(members.first { $0.key == "do" }?.value, at: pointer)
         // Without a known action the entry's fields mean nothing yet: only the action is reported.
         let allowed = name.map { ["at", "do"] + $0.fields } ?? members.map(\.key)
-        let object = ObjectReader(members: members, pointer: pointer, allowed: allowed, sink: &sink)
+        let object = ObjectReader(node, pointer: pointer, allowed: allowed, sink: &sink)
         let time = time(object)
         guard let name, let action = action(name, object), let time else { return nil }
         return TimelineEntry(time: time, action: action, pointer: pointer, line: node.location?.line,

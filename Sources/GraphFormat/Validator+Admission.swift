@@ -9,8 +9,8 @@ extension Validator {
     /// the admitted apps are heard (`to`, `from`) and how many there may be (`limit`).
     mutating func admission() -> ProgramAdmission? {
         let pointer = "/programs/admit"
-        guard let node = description.admission, let members = node.members else { return nil }
-        let object = ObjectReader(members: members, pointer: pointer, allowed: DescriptionReader.Keys.admit, sink: &sink)
+        guard let node = description.admission, node.isObject else { return nil }
+        let object = ObjectReader(node, pointer: pointer, allowed: DescriptionReader.Keys.admit, sink: &sink)
         let errorsBefore = sink.diagnostics.filter(\.isError).count
         let binding = programBinding(object, at: pointer, admitted: true)
         if object.member("jackClient") == nil {
@@ -38,7 +38,7 @@ extension Validator {
     /// about `*`, since the apps' ids are not known until their programs appear.
     private mutating func admittedSession(_ object: ObjectReader, at pointer: String) -> AppSessionSetup? {
         var app = AppDescription(id: nil, plugin: nil, pointer: pointer)
-        app.session = object.node("session", of: "object", &sink) { $0.members != nil }
+        app.session = object.node("session", of: "object", &sink) { $0.isObject }
         app.entitlements = object.strings("entitlements", &sink)
         app.requires = object.strings("requires", &sink)
         app.backgroundModes = object.strings("backgroundModes", &sink)

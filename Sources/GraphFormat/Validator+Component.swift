@@ -44,11 +44,11 @@ extension Validator {
     private mutating func writtenComponent(of app: AppDescription, id: String?) -> ComponentDescription? {
         let pointer = app.pointer + "/component"
         guard let node = app.component else { return nil }
-        guard let members = node.members else {
+        guard node.isObject else {
             sink.error(.wrongType, at: pointer, "\"component\" must be an object, not \(node.typeName)")
             return nil
         }
-        let object = ObjectReader(members: members, pointer: pointer, allowed: DescriptionReader.Keys.component,
+        let object = ObjectReader(node, pointer: pointer, allowed: DescriptionReader.Keys.component,
                                   sink: &sink)
         let type = object.string("type", &sink, required: true).flatMap { componentType($0, at: pointer + "/type") }
         let subtype = object.string("subtype", &sink, required: true).flatMap { code($0, "subtype", at: pointer) }

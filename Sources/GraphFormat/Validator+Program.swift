@@ -31,8 +31,8 @@ extension Validator {
         if type == nil {
             sink.error(.unknownPlugin, at: pointer, "this engine has no \(ProgramBinding.nodeTypeID) node type to run program apps with")
         }
-        guard let node = app.program, let members = node.members else { return (nil, type, NodeConfiguration()) }
-        let object = ObjectReader(members: members, pointer: pointer, allowed: DescriptionReader.Keys.program, sink: &sink)
+        guard let node = app.program, node.isObject else { return (nil, type, NodeConfiguration()) }
+        let object = ObjectReader(node, pointer: pointer, allowed: DescriptionReader.Keys.program, sink: &sink)
         guard let binding = programBinding(object, at: pointer) else { return (nil, type, NodeConfiguration()) }
         return (binding, type, NodeConfiguration(["outputs": binding.outputs, "inputs": binding.inputs]))
     }

@@ -40,8 +40,8 @@ extension Validator {
             return nil
         }
         if state == .foreground { claimForeground(app) }
-        guard let members = app.session?.members else { return nil }
-        let object = ObjectReader(members: members, pointer: app.pointer + "/session",
+        guard let session = app.session, session.isObject else { return nil }
+        let object = ObjectReader(session, pointer: app.pointer + "/session",
                                   allowed: DescriptionReader.Keys.session, sink: &sink)
         let choice = SessionVocabulary.categoryChoice(object, &sink, categoryRequired: false, checkOptions: true)
         let active = object.bool("active", &sink)

@@ -16,6 +16,10 @@ public struct SourceLocation: Sendable, Hashable {
 /// ``JSONReader`` makes it from JSON, and the graph decoder from YAML files, so that nothing
 /// past them depends on either syntax; fields kept raw for later work (`session`, `component`)
 /// keep their locations for the errors that work will report.
+///
+/// A node is a place in a ``JSONTape``: `value` makes the value (and a container's contents)
+/// when asked, while `member(_:)`, `entries`, `items`, `string` and `number` read the tape in
+/// place, which is how large documents are read.
 public struct JSONNode: Sendable, Hashable {
     public enum Value: Sendable, Hashable {
         case null
@@ -41,19 +45,39 @@ public struct JSONNode: Sendable, Hashable {
         }
     }
 
-    public let value: Value
-    public let location: SourceLocation?
+    let tape: JSONTape
+    let index: Int
 
+    init(tape: JSONTape, index: Int) {
+        self.tape = tape
+        self.index = index
+    }
+
+    /// A node made in code (or from YAML), on a tape of its own.
     public init(_ value: Value, location: SourceLocation? = nil) {
-        self.value = value
-        self.location = location
+        var builder = JSONTape.Builder()
+        builder.append(value, at: location)
+        tape = builder.finish()
+        index = 0
+    }
+
+    public var value: Value { tape.value(at: index) }
+    public var location: SourceLocation? { tape.location(of: index) }
+
+    public static func == (lhs: JSONNode, rhs: JSONNode) -> Bool {
+        (lhs.tape === rhs.tape && lhs.index == rhs.index) || (lhs.location == rhs.location && lhs.value == rhs.value)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(location)
+        hasher.combine(value)
     }
 
     /// The JSON type's name as error messages say it (`string`, `object`).
     public var typeName: String {
-        switch value {
+        switch tape.tokens[index].kind {
         case .null: "null"
-        case .bool: "boolean"
+        case .falseValue, .trueValue: "boolean"
         case .number: "number"
         case .string: "string"
         case .array: "array"
@@ -62,12 +86,29 @@ public struct JSONNode: Sendable, Hashable {
     }
 
     public var string: String? {
-        if case .string(let text) = value { text } else { nil }
+        tape.tokens[index].kind == .string ? tape.text(index) : nil
+    }
+
+    /// Whether this is the string `text` (compared in place, without making a `String`).
+    public func isString(_ text: String) -> Bool {
+        tape.tokens[index].kind == .string && tape.text(index, equals: text)
     }
 
     public var number: Double? {
-        if case .number(let number, _) = value { number } else { nil }
+        let token = tape.tokens[index]
+        return token.kind == .number ? Double(bitPattern: token.payload) : nil
     }
+
+    public var bool: Bool? {
+        switch tape.tokens[index].kind {
+        case .trueValue: true
+        case .falseValue: false
+        default: nil
+        }
+    }
+
+    public var isObject: Bool { tape.tokens[index].kind == .object }
+    public var isArray: Bool { tape.tokens[index].kind == .array }
 
     public var members: [Member]? {
         if case .object(let members) = value { members } else { nil }
@@ -76,14 +117,49 @@ public struct JSONNode: Sendable, Hashable {
     public var elements: [JSONNode]? {
         if case .array(let elements) = value { elements } else { nil }
     }
-}
 
-extension JSONNode.Member {
-    /// Whether this member's key is `key`. Readers find members by trying keys one by one, so
-    /// most comparisons are of unequal keys: those of different lengths are told apart inline,
-    /// without the call the standard comparison of two unequal strings makes.
-    @inlinable
-    public func hasKey(_ key: String) -> Bool {
-        self.key.utf8.count == key.utf8.count && self.key == key
+    /// An object's value for `key`, found in place; nil when absent or when this is no object.
+    public func member(_ key: String) -> JSONNode? {
+        guard isObject else { return nil }
+        return tape.member(of: index, key).map { JSONNode(tape: tape, index: $0) }
+    }
+
+    /// An object's members in order, read in place (empty for anything else); each key is a
+    /// string node.
+    public var entries: Entries { Entries(tape: tape, start: index + 1, end: isObject ? tape.tokens[index].end : index + 1) }
+
+    /// An array's elements in order, read in place (empty for anything else).
+    public var items: Items { Items(tape: tape, start: index + 1, end: isArray ? tape.tokens[index].end : index + 1) }
+
+    /// How many members or elements a container holds (0 for anything else).
+    public var count: Int {
+        let token = tape.tokens[index]
+        return token.kind == .object || token.kind == .array ? token.count : 0
+    }
+
+    public struct Entries: Sequence, IteratorProtocol {
+        let tape: JSONTape
+        var start: Int
+        let end: Int
+
+        public mutating func next() -> (key: JSONNode, value: JSONNode)? {
+            guard start < end else { return nil }
+            let key = start
+            start = tape.next(after: key + 1)
+            return (JSONNode(tape: tape, index: key), JSONNode(tape: tape, index: key + 1))
+        }
+    }
+
+    public struct Items: Sequence, IteratorProtocol {
+        let tape: JSONTape
+        var start: Int
+        let end: Int
+
+        public mutating func next() -> JSONNode? {
+            guard start < end else { return nil }
+            let element = start
+            start = tape.next(after: element)
+            return JSONNode(tape: tape, index: element)
+        }
     }
 }

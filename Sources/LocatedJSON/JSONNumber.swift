@@ -3,8 +3,13 @@
 public enum JSONNumber {
     public static func isValid(_ text: String) -> Bool {
         var text = text
-        // By bytes: the grammar is ASCII, and every number of every file comes through here.
-        return text.withUTF8 { bytes in
+        return text.withUTF8 { isValid($0) }
+    }
+
+    /// The same check on UTF-8 bytes: the grammar is ASCII, and every number of every file
+    /// comes through here.
+    public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        do {
             var index = 0
             func skip(_ byte: UInt8) -> Bool {
                 guard index < bytes.count, bytes[index] == byte else { return false }

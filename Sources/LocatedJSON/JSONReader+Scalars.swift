@@ -1,3 +1,10 @@
+/// Where a string's or key's text is: bytes of the document, or (escapes decoded, a single-quoted
+/// string) a side string.
+enum TextSpan {
+    case bytes(start: Int, length: Int)
+    case side(String)
+}
+
 /// Whitespace, comments, strings, numbers and the words JSON does not have.
 extension JSONReader {
     /// Skips whitespace, and comments (each reported: JSON has none).
@@ -5,16 +12,15 @@ extension JSONReader {
         while let byte = current {
             switch byte {
             case 0x20, 0x09:
-                // The common case, without advance()'s checks for line breaks and UTF-8.
+                // The common case, without advance()'s check for line breaks.
                 index += 1
-                column += 1
             case 0x0A, 0x0D:
                 advance()
             case UInt8(ascii: "#"):
-                note(.comment, at: here, offset: index, pointer: valuePointer)
+                note(.comment, at: index, pointer: valuePointer)
                 while let next = current, next != 0x0A, next != 0x0D { advance() }
             case UInt8(ascii: "/") where index + 1 < bytes.count && (bytes[index + 1] == UInt8(ascii: "/") || bytes[index + 1] == UInt8(ascii: "*")):
-                note(.comment, at: here, offset: index, pointer: valuePointer)
+                note(.comment, at: index, pointer: valuePointer)
                 let block = bytes[index + 1] == UInt8(ascii: "*")
                 advance()
                 advance()
@@ -35,38 +41,38 @@ extension JSONReader {
         }
     }
 
-    /// A double-quoted string, its opening quote at the index; nil after reporting.
-    mutating func readString() -> String? {
-        let start = here, offset = index
-        advance()
+    /// A double-quoted string, its opening quote at the index; nil after reporting. Without
+    /// escapes (nearly every string) it stays bytes of the document.
+    mutating func readString() -> TextSpan? {
+        let offset = index
+        index += 1
         var runStart = index
         // With escapes, the string's UTF-8 is gathered here; an array grows geometrically, so a
         // long string of escapes stays linear (appending to a String per escape did not).
         var escaped: [UInt8] = []
+        var hasEscapes = false
         while true {
             guard let byte = current else {
-                fail(.syntax("unterminated string (it began at line \(start.line), column \(start.column))"), at: start, offset: offset)
+                let start = location(atOffset: offset)
+                fail(.syntax("unterminated string (it began at line \(start.line), column \(start.column))"), at: offset)
                 return nil
             }
             switch byte {
             case UInt8(ascii: "\""):
                 let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
-                advanceColumn(over: runStart..<index)
                 index += 1
-                column += 1
-                guard !escaped.isEmpty else { return String(decoding: run, as: UTF8.self) }
+                guard hasEscapes else { return .bytes(start: runStart, length: run.count) }
                 escaped.append(contentsOf: run)
-                return String(decoding: escaped, as: UTF8.self)
+                return .side(String(decoding: escaped, as: UTF8.self))
             case UInt8(ascii: "\\"):
+                hasEscapes = true
                 escaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                advanceColumn(over: runStart..<index)
                 guard let scalar = readEscape() else { return nil }
                 UTF8.encode(scalar) { escaped.append($0) }
                 runStart = index
             case 0x00..<0x20:
-                advanceColumn(over: runStart..<index)
                 let what = byte == 0x0A || byte == 0x0D ? "a line break" : "a raw control character"
-                fail(.syntax("\(what) inside a string (write it as an escape such as \\n or \\u0009)"), at: here, offset: index)
+                fail(.syntax("\(what) inside a string (write it as an escape such as \\n or \\u0009)"), at: index)
                 return nil
             default:
                 index += 1
@@ -74,17 +80,12 @@ extension JSONReader {
         }
     }
 
-    /// Moves the column over bytes consumed in bulk (no line breaks among them).
-    private mutating func advanceColumn(over range: Range<Int>) {
-        for position in range where bytes[position] & 0xC0 != 0x80 { column += 1 }
-    }
-
     /// One escape, the index on its backslash; nil after reporting.
     private mutating func readEscape() -> Unicode.Scalar? {
-        let start = here, offset = index
+        let offset = index
         advance()
         guard let byte = current else {
-            fail(.syntax("unterminated escape"), at: start, offset: offset)
+            fail(.syntax("unterminated escape"), at: offset)
             return nil
         }
         advance()
@@ -98,31 +99,31 @@ extension JSONReader {
         case UInt8(ascii: "r"): return "\r"
         case UInt8(ascii: "t"): return "\t"
         case UInt8(ascii: "u"):
-            guard let high = readHex4(escapeAt: start, offset: offset) else { return nil }
+            guard let high = readHex4(escapeAt: offset) else { return nil }
             if (0xDC00...0xDFFF).contains(high) {
-                fail(.syntax("a lone low surrogate \\u\(String(high, radix: 16))"), at: start, offset: offset)
+                fail(.syntax("a lone low surrogate \\u\(String(high, radix: 16))"), at: offset)
                 return nil
             }
             guard (0xD800...0xDBFF).contains(high) else { return Unicode.Scalar(high) }
             guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
-                fail(.syntax("a lone high surrogate \\u\(String(high, radix: 16))"), at: start, offset: offset)
+                fail(.syntax("a lone high surrogate \\u\(String(high, radix: 16))"), at: offset)
                 return nil
             }
             advance()
             advance()
-            guard let low = readHex4(escapeAt: start, offset: offset) else { return nil }
+            guard let low = readHex4(escapeAt: offset) else { return nil }
             guard (0xDC00...0xDFFF).contains(low), let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) else {
-                fail(.syntax("an invalid surrogate pair"), at: start, offset: offset)
+                fail(.syntax("an invalid surrogate pair"), at: offset)
                 return nil
             }
             return scalar
         default:
-            fail(.syntax("invalid escape '\\\(Character(Unicode.Scalar(byte)))'"), at: start, offset: offset)
+            fail(.syntax("invalid escape '\\\(Character(Unicode.Scalar(byte)))'"), at: offset)
             return nil
         }
     }
 
-    private mutating func readHex4(escapeAt start: SourceLocation, offset: Int) -> UInt32? {
+    private mutating func readHex4(escapeAt offset: Int) -> UInt32? {
         var value: UInt32 = 0
         for _ in 0..<4 {
             let digit: UInt32
@@ -131,7 +132,7 @@ extension JSONReader {
             case let byte? where byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
             case let byte? where byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
             default:
-                fail(.syntax("expected 4 hex digits after \\u"), at: start, offset: offset)
+                fail(.syntax("expected 4 hex digits after \\u"), at: offset)
                 return nil
             }
             value = value << 4 | digit
@@ -142,12 +143,13 @@ extension JSONReader {
 
     /// A single-quoted string (reported by the caller), read as YAML does: `''` is one quote.
     mutating func readSingleQuoted() -> String? {
-        let start = here, offset = index
+        let offset = index
         advance()
         var bytesRead: [UInt8] = []
         while true {
             guard let byte = current, byte != 0x0A, byte != 0x0D else {
-                fail(.syntax("unterminated string (it began at line \(start.line), column \(start.column))"), at: start, offset: offset)
+                let start = location(atOffset: offset)
+                fail(.syntax("unterminated string (it began at line \(start.line), column \(start.column))"), at: offset)
                 return nil
             }
             advance()
@@ -173,55 +175,74 @@ extension JSONReader {
     /// A word outside quotes: up to a bracket, a comma, a quote, a line break, a comment, or a
     /// ':' that ends a key. Spaces inside it belong to it, as in YAML (`hello world`), unless
     /// what comes before them is already a JSON value.
-    mutating func readPlainWord() -> String {
+    /// The word's bytes, as a range of the document.
+    mutating func readPlainWord() -> Range<Int> {
         let start = index
         var end = index
         while let byte = current {
             switch byte {
             case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "{"),
                  UInt8(ascii: "\""), UInt8(ascii: "#"), 0x0A, 0x0D:
-                return word(start, end)
+                return start..<end
             case UInt8(ascii: ":"):
                 let next = index + 1 < bytes.count ? bytes[index + 1] : 0x20
-                if next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D { return word(start, end) }
+                if next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D { return start..<end }
             case 0x00..<0x20 where byte != 0x09, 0x7F:
-                return word(start, end)
+                return start..<end
             case 0x20, 0x09:
                 // `1 2` is a missing comma, not one word: a JSON value ends at a space.
-                let sofar = word(start, end)
-                if ["true", "false", "null"].contains(sofar) || JSONNumber.isValid(sofar) { return sofar }
+                let sofar = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if Self.literal(sofar) != nil || JSONNumber.isValid(sofar) { return start..<end }
             default:
                 break
             }
             advance()
             if byte != 0x20 && byte != 0x09 { end = index }
         }
-        return word(start, end)
+        return start..<end
     }
 
-    private func word(_ start: Int, _ end: Int) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    func text(of word: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[word]), as: UTF8.self)
     }
 
-    /// `true`, `false`, `null` or a JSON number; any other word is reported and kept as the string
-    /// it looks like. Nil after a number too large for the options.
-    mutating func plainValue(_ word: String, at location: SourceLocation, offset: Int) -> JSONNode.Value? {
-        switch word {
-        case "true": return .bool(true)
-        case "false": return .bool(false)
-        case "null": return .null
-        default: break
+    /// The kind of `true`, `false` or `null`, if the word is one.
+    static func literal(_ word: UnsafeBufferPointer<UInt8>) -> JSONTape.Kind? {
+        func equals(_ literal: StaticString) -> Bool {
+            guard word.count == literal.utf8CodeUnitCount else { return false }
+            for position in 0..<word.count where word[position] != literal.utf8Start[position] { return false }
+            return true
         }
-        if let decimal = Self.smallDecimal(word) { return .number(decimal, text: word) }
-        if JSONNumber.isValid(word), let number = Double(word) {
+        if equals("true") { return .trueValue }
+        if equals("false") { return .falseValue }
+        if equals("null") { return .null }
+        return nil
+    }
+
+    /// `true`, `false`, `null` or a JSON number, written as a token; any other word is reported
+    /// and kept as the string it looks like. False after a number too large for the options.
+    mutating func plainValue(_ word: Range<Int>, at offset: Int) -> Bool {
+        let text = UnsafeBufferPointer(rebasing: bytes[word])
+        let span = TextSpan.bytes(start: word.lowerBound, length: word.count)
+        if let literal = Self.literal(text) {
+            _ = emit(literal, at: offset)
+            return true
+        }
+        if let decimal = Self.smallDecimal(text) {
+            _ = emit(.number, at: offset, text: span, payload: decimal.bitPattern)
+            return true
+        }
+        if JSONNumber.isValid(text), let number = Double(self.text(of: word)) {
             guard number.isFinite || !options.finiteNumbers else {
-                fail(.syntax("number out of range: \(word)"), at: location, offset: offset)
-                return nil
+                fail(.syntax("number out of range: \(self.text(of: word))"), at: offset)
+                return false
             }
-            return .number(number, text: word)
+            _ = emit(.number, at: offset, text: span, payload: number.bitPattern)
+            return true
         }
-        note(.unquotedString(word), at: location, offset: offset, pointer: valuePointer)
-        return .string(word)
+        note(.unquotedString(self.text(of: word)), at: offset, pointer: valuePointer)
+        _ = emit(.string, at: offset, text: span)
+        return true
     }
 
     /// The value of a plain decimal (`440`, `-0.25`) of at most 15 digits, computed exactly as
@@ -229,9 +250,8 @@ extension JSONReader {
     /// such, and those two were a tenth of reading one. The digits make an integer below 2^53 and
     /// the divisor a power of ten below 10^16, both exact as `Double`s, so the one division is
     /// correctly rounded (Clinger's fast path). Nil for anything else, which takes the full path.
-    static func smallDecimal(_ word: String) -> Double? {
-        var word = word
-        return word.withUTF8 { bytes -> Double? in
+    static func smallDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        do {
             var index = bytes.first == UInt8(ascii: "-") ? 1 : 0
             let negative = index == 1
             var value = 0, digits = 0, fractionDigits = 0

@@ -1,9 +1,9 @@
 /// The one JSON reader of the project: graph files, timelines, grants, the configuration file
 /// and every control-protocol line go through it.
 ///
-/// It reads RFC 8259 JSON into ``JSONNode``s that remember their line and column (in Unicode
-/// scalars; a line ends at LF, CR or CRLF), and reports what is not JSON as ``JSONFinding``s in
-/// document order. Where the author's meaning is plain (a trailing comma, a comment, an
+/// It reads RFC 8259 JSON into a ``JSONTape`` whose ``JSONNode``s know their line and column (in
+/// Unicode scalars; a line ends at LF, CR or CRLF), and reports what is not JSON as
+/// ``JSONFinding``s in document order. Where the author's meaning is plain (a trailing comma, a comment, an
 /// unquoted word) it reports and reads on, so that one load shows every such mistake; a graph
 /// file with findings is still refused. The reading is iterative, so nesting costs heap, not
 /// stack, and is capped at `maximumDepth`.
@@ -30,15 +30,14 @@ public struct JSONReader {
     /// One array or object being read.
     struct Frame {
         let isObject: Bool
-        let location: SourceLocation
-        /// The pointer of this container, made only when a finding needs it.
-        var elements: [JSONNode] = []
-        var members: [JSONNode.Member] = []
-        /// The key whose value is being read, and where it was written.
-        var key: String?
-        var keyLocation = SourceLocation(line: 0, column: 0)
-        /// Every key of a large object, for the duplicate check (a small one is searched).
-        var keyIndex: [String: SourceLocation]?
+        /// The container's token.
+        let token: Int
+        /// Members or elements read so far.
+        var count = 0
+        /// The token of the key whose value is being read (-1: none).
+        var key = -1
+        /// Every key of a large object, by its token, for the duplicate check (a small one is searched).
+        var keyIndex: [String: Int]?
     }
 
     enum State {
@@ -53,11 +52,15 @@ public struct JSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     let options: Options
     var index = 0
-    var line = 1
-    var column = 1
+    /// Where each line begins, as the tape keeps them: locations are worked out from offsets
+    /// only for a finding or a node asked for its place.
+    var lineStarts: [Int32] = [0]
     var stack: [Frame] = []
     var findings: [JSONFinding] = []
-    var root: JSONNode?
+    var tokens: [JSONTape.Token] = []
+    var strings: [String] = []
+    /// The document's value is complete.
+    var complete = false
     /// A finding ended the reading.
     var unusable = false
     /// A key repeated: the reading goes on to report more, but gives no document.
@@ -78,7 +81,10 @@ public struct JSONReader {
     public static func read(bytes: UnsafeBufferPointer<UInt8>, options: Options = Options()) -> Result {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             var reader = JSONReader(bytes, options: options)
-            reader.fail(.syntax("the text is not valid UTF-8"), at: reader.here, offset: Self.firstInvalidUTF8(bytes))
+            let offset = Self.firstInvalidUTF8(bytes)
+            // Past the valid part, so that the finding knows its line.
+            while reader.index < offset { reader.advance() }
+            reader.fail(.syntax("the text is not valid UTF-8"), at: offset)
             return Result(root: nil, findings: reader.findings)
         }
         return read(validUTF8: bytes, options: options)
@@ -86,41 +92,44 @@ public struct JSONReader {
 
     private static func read(validUTF8 bytes: UnsafeBufferPointer<UInt8>, options: Options) -> Result {
         var reader = JSONReader(bytes, options: options)
+        guard bytes.count < Int(Int32.max) else {
+            reader.fail(.syntax("the text is larger than 2 GiB"), at: 0)
+            return Result(root: nil, findings: reader.findings)
+        }
+        // About one token per eight bytes in a graph file; growing from empty copied the tape
+        // a dozen times on a large one.
+        reader.tokens.reserveCapacity(bytes.count / 8)
         reader.run()
-        return Result(root: reader.unusable || reader.duplicated ? nil : reader.root, findings: reader.findings)
+        guard reader.complete, !reader.unusable, !reader.duplicated else { return Result(root: nil, findings: reader.findings) }
+        let tape = JSONTape(bytes: Array(bytes), tokens: reader.tokens, strings: reader.strings, lineStarts: reader.lineStarts)
+        return Result(root: JSONNode(tape: tape, index: 0), findings: reader.findings)
     }
 
-    var here: SourceLocation { SourceLocation(line: line, column: column) }
+    /// The line and column of the byte at `offset` (at or before the reading's place).
+    func location(atOffset offset: Int) -> SourceLocation {
+        JSONTape.location(atOffset: offset, lineStarts: lineStarts, in: bytes)
+    }
     // Inlined, as `advance()`: they run once per byte of the document.
     var current: UInt8? {
         @inline(__always) get { index < bytes.count ? bytes[index] : nil }
     }
 
-    /// Consumes one byte, keeping the line and the column (which counts scalars, not bytes).
+    /// Consumes one byte, noting where a line begins (LF, a CR alone, or the LF of CRLF ends one).
     @inline(__always)
     mutating func advance() {
         let byte = bytes[index]
         index += 1
-        if byte == 0x0A {
-            line += 1
-            column = 1
-        } else if byte == 0x0D {
-            if current != 0x0A {
-                line += 1
-                column = 1
-            }
-        } else if byte & 0xC0 != 0x80 {
-            column += 1
-        }
+        if byte == 0x0A || (byte == 0x0D && current != 0x0A) { lineStarts.append(Int32(index)) }
     }
 
-    mutating func note(_ kind: JSONFinding.Kind, at location: SourceLocation, offset: Int, pointer: String) {
-        findings.append(JSONFinding(kind: kind, location: location, offset: offset, pointer: pointer))
+    /// Reports something at byte `offset`.
+    mutating func note(_ kind: JSONFinding.Kind, at offset: Int, pointer: String) {
+        findings.append(JSONFinding(kind: kind, location: location(atOffset: offset), offset: offset, pointer: pointer))
     }
 
     /// Reports what ends the reading.
-    mutating func fail(_ kind: JSONFinding.Kind, at location: SourceLocation, offset: Int, pointer: String = "") {
-        note(kind, at: location, offset: offset, pointer: pointer)
+    mutating func fail(_ kind: JSONFinding.Kind, at offset: Int, pointer: String = "") {
+        note(kind, at: offset, pointer: pointer)
         unusable = true
     }
 
@@ -135,10 +144,10 @@ public struct JSONReader {
             let isLast = position == stack.count - 1
             guard !isLast || includingCurrent else { break }
             if frame.isObject {
-                guard let key = frame.key else { break }
-                pointer = JSONPointer.appending(pointer, key)
+                guard frame.key >= 0 else { break }
+                pointer = JSONPointer.appending(pointer, text(frame.key))
             } else {
-                pointer = JSONPointer.appending(pointer, frame.elements.count)
+                pointer = JSONPointer.appending(pointer, frame.count)
             }
         }
         return pointer
@@ -146,11 +155,14 @@ public struct JSONReader {
 
     private mutating func run() {
         // A byte-order mark is not part of the document.
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            index = 3
+            lineStarts[0] = 3
+        }
         var state = State.value(closingAllowed: false)
         skipSpace()
         if current == nil {
-            fail(.syntax("the text is empty"), at: here, offset: index)
+            fail(.syntax("the text is empty"), at: index)
             return
         }
         while !unusable {
@@ -164,8 +176,8 @@ public struct JSONReader {
                 state = next
             case .colon:
                 guard current == UInt8(ascii: ":") else {
-                    let key = stack.last?.key ?? ""
-                    fail(.syntax("expected ':' after the key \"\(key)\""), at: here, offset: index)
+                    let key = stack.last.map { $0.key >= 0 ? text($0.key) : "" } ?? ""
+                    fail(.syntax("expected ':' after the key \"\(key)\""), at: index)
                     return
                 }
                 advance()
@@ -177,52 +189,76 @@ public struct JSONReader {
         }
     }
 
+    /// Appends a token for a value or key that begins at `offset`; returns its index.
+    @inline(__always)
+    mutating func emit(_ kind: JSONTape.Kind, at offset: Int, text: TextSpan = .bytes(start: 0, length: 0),
+                       payload: UInt64 = 0) -> Int {
+        let token: JSONTape.Token
+        switch text {
+        case .bytes(let start, let length):
+            token = JSONTape.Token(kind: kind, sideText: false, offset: Int32(offset), textStart: Int32(start),
+                                   textLength: Int32(length), payload: payload)
+        case .side(let string):
+            token = JSONTape.Token(kind: kind, sideText: true, offset: Int32(offset), textStart: 0,
+                                   textLength: Int32(strings.count), payload: payload)
+            strings.append(string)
+        }
+        tokens.append(token)
+        return tokens.count - 1
+    }
+
+    /// The text of the string token at `token` (a key, for pointers and messages).
+    func text(_ token: Int) -> String {
+        let written = tokens[token]
+        if written.sideText { return strings[Int(written.textLength)] }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(written.textStart)..<Int(written.textStart + written.textLength)]),
+                      as: UTF8.self)
+    }
+
     /// Reads one value, or opens a container; nil when the reading ended.
     private mutating func readValue(closingAllowed: Bool) -> State? {
-        let start = here, offset = index
+        let offset = index
         guard let byte = current else {
-            fail(.syntax("unexpected end of the text" + openedAt), at: start, offset: offset)
+            fail(.syntax("unexpected end of the text" + openedAt), at: offset)
             return nil
         }
         switch byte {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             guard stack.count < options.maximumDepth else {
-                fail(.tooDeep(limit: options.maximumDepth), at: start, offset: offset, pointer: valuePointer)
+                fail(.tooDeep(limit: options.maximumDepth), at: offset, pointer: valuePointer)
                 return nil
             }
             advance()
             let isObject = byte == UInt8(ascii: "{")
-            var frame = Frame(isObject: isObject, location: start)
-            // Room for a typical object's members at once: growing from empty reallocated (and
-            // copied) each object's members two or three times.
-            if isObject { frame.members.reserveCapacity(4) }
-            stack.append(frame)
+            stack.append(Frame(isObject: isObject, token: emit(isObject ? .object : .array, at: offset)))
             return isObject ? .key(closingAllowed: true) : .value(closingAllowed: true)
         case UInt8(ascii: "]") where closingAllowed:
             advance()
             return close()
         case UInt8(ascii: "\""):
             guard let text = readString() else { return nil }
-            return complete(JSONNode(.string(text), location: start))
+            _ = emit(.string, at: offset, text: text)
+            return completed()
         case UInt8(ascii: "'"):
             guard let text = readSingleQuoted() else { return nil }
-            note(.singleQuoted(text), at: start, offset: offset, pointer: valuePointer)
-            return complete(JSONNode(.string(text), location: start))
+            note(.singleQuoted(text), at: offset, pointer: valuePointer)
+            _ = emit(.string, at: offset, text: .side(text))
+            return completed()
         default:
             guard Self.startsPlainWord(byte) else {
-                fail(.syntax("expected a value, found " + describe(byte) + openedAt), at: start, offset: offset)
+                fail(.syntax("expected a value, found " + describe(byte) + openedAt), at: offset)
                 return nil
             }
             let word = readPlainWord()
-            guard let value = plainValue(word, at: start, offset: offset) else { return nil }
-            return complete(JSONNode(value, location: start))
+            guard plainValue(word, at: offset) else { return nil }
+            return completed()
         }
     }
 
     /// Reads a key; nil when the reading ended.
     private mutating func readKey(closingAllowed: Bool) -> State? {
-        let start = here, offset = index
-        let key: String
+        let offset = index
+        let key: TextSpan
         switch current {
         case UInt8(ascii: "}")? where closingAllowed:
             advance()
@@ -232,33 +268,34 @@ public struct JSONReader {
             key = text
         case UInt8(ascii: "'")?:
             guard let text = readSingleQuoted() else { return nil }
-            note(.unquotedKey(text), at: start, offset: offset, pointer: containerPointer)
-            key = text
+            note(.unquotedKey(text), at: offset, pointer: containerPointer)
+            key = .side(text)
         case let byte? where Self.startsPlainWord(byte):
-            key = readPlainWord()
-            note(.unquotedKey(key), at: start, offset: offset, pointer: containerPointer)
+            let word = readPlainWord()
+            key = .bytes(start: word.lowerBound, length: word.count)
+            note(.unquotedKey(text(of: word)), at: offset, pointer: containerPointer)
         case let byte:
             let found = byte.map(describe) ?? "the end of the text"
-            fail(.syntax("expected a key in double quotes, found \(found)" + openedAt), at: start, offset: offset)
+            fail(.syntax("expected a key in double quotes, found \(found)" + openedAt), at: offset)
             return nil
         }
-        noteDuplicate(key, at: start, offset: offset)
-        stack[stack.count - 1].key = key
-        stack[stack.count - 1].keyLocation = start
+        let token = emit(.string, at: offset, text: key)
+        noteDuplicate(token)
+        stack[stack.count - 1].key = token
         return .colon
     }
 
     /// After a value: a comma, the container's end, or (for the document) the end of the text.
     private mutating func readAfterValue() -> State? {
-        let start = here, offset = index
+        let offset = index
         // Only the kind of the container is needed: copying its frame (`stack.last`) retained
-        // and released its four buffers for every value of the document.
+        // and released its buffers for every value of the document.
         guard !stack.isEmpty else {
             if current == nil { return nil }
             if current == UInt8(ascii: ":") {
-                fail(.pairOutsideObject(inArray: false), at: start, offset: offset, pointer: valuePointer)
+                fail(.pairOutsideObject(inArray: false), at: offset, pointer: valuePointer)
             } else {
-                fail(.syntax("unexpected text after the document's value"), at: start, offset: offset)
+                fail(.syntax("unexpected text after the document's value"), at: offset)
             }
             return nil
         }
@@ -269,7 +306,7 @@ public struct JSONReader {
             advance()
             skipSpace()
             if current == closing {
-                note(.trailingComma(closing: Character(Unicode.Scalar(closing))), at: start, offset: offset, pointer: containerPointer)
+                note(.trailingComma(closing: Character(Unicode.Scalar(closing))), at: offset, pointer: containerPointer)
                 advance()
                 return close()
             }
@@ -278,76 +315,99 @@ public struct JSONReader {
             advance()
             return close()
         case UInt8(ascii: ":")? where !isObject:
-            fail(.pairOutsideObject(inArray: true), at: start, offset: offset, pointer: valuePointer)
+            fail(.pairOutsideObject(inArray: true), at: offset, pointer: valuePointer)
             return nil
         case let byte:
             let expected = isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
             let found = byte.map(describe) ?? "the end of the text"
-            fail(.syntax("expected \(expected), found \(found)" + openedAt), at: start, offset: offset)
+            fail(.syntax("expected \(expected), found \(found)" + openedAt), at: offset)
             return nil
         }
     }
 
-    /// Ends the container on top of the stack (its closing bracket is consumed).
+    /// Ends the container on top of the stack (its closing bracket is consumed): its token
+    /// learns where its descendants end and how many members or elements it has.
     private mutating func close() -> State {
         let frame = stack.removeLast()
-        let node = frame.isObject ? JSONNode(.object(frame.members), location: frame.location)
-                                  : JSONNode(.array(frame.elements), location: frame.location)
-        return complete(node)
+        tokens[frame.token].payload = UInt64(tokens.count) << 32 | UInt64(frame.count)
+        return completed()
     }
 
-    /// Puts a finished value where it belongs: the document, an array or the pending key.
-    private mutating func complete(_ node: JSONNode) -> State {
+    /// A value (its tokens written) is complete: the document's, an array's or the pending key's.
+    private mutating func completed() -> State {
         guard !stack.isEmpty else {
-            root = node
+            complete = true
             return .afterValue
         }
         let top = stack.count - 1
-        if stack[top].isObject {
-            let key = stack[top].key ?? ""
-            stack[top].members.append(JSONNode.Member(key: key, keyLocation: stack[top].keyLocation, value: node))
-            stack[top].key = nil
-        } else {
-            stack[top].elements.append(node)
-        }
+        stack[top].count += 1
+        stack[top].key = -1
         return .afterValue
     }
 
     /// A duplicate is reported where it repeats; the reading goes on, without a document.
-    private mutating func noteDuplicate(_ key: String, at location: SourceLocation, offset: Int) {
+    private mutating func noteDuplicate(_ key: Int) {
         let top = stack.count - 1
-        var first: SourceLocation?
-        if let index = stack[top].keyIndex {
-            first = index[key]
+        var first: Int?
+        if stack[top].keyIndex != nil {
+            first = stack[top].keyIndex?[text(key)]
         } else {
-            // By index, comparing keys in place: `first(where:)` copied (and retained) each member.
-            var position = 0
-            while position < stack[top].members.count {
-                if stack[top].members[position].hasKey(key) {
-                    first = stack[top].members[position].keyLocation
+            // The earlier keys are searched in place, by bytes; a tape skips each value at once.
+            var position = stack[top].token + 1
+            while position < key {
+                if sameText(position, key) {
+                    first = position
                     break
                 }
-                position += 1
+                position = nextSibling(afterValue: position + 1)
             }
             // Searching is quicker for the small objects graphs are made of; an index for large ones.
-            if stack[top].members.count == 16 {
-                stack[top].keyIndex = Dictionary(stack[top].members.map { ($0.key, $0.keyLocation ?? location) },
-                                                 uniquingKeysWith: { first, _ in first })
+            if stack[top].count == 16 {
+                var index: [String: Int] = [:]
+                var earlier = stack[top].token + 1
+                while earlier < key {
+                    index[text(earlier)] = index[text(earlier)] ?? earlier
+                    earlier = nextSibling(afterValue: earlier + 1)
+                }
+                let keyText = text(key)
+                index[keyText] = index[keyText] ?? key
+                stack[top].keyIndex = index
             }
         }
         if let first {
-            let base = containerPointer
-            note(.duplicateKey(key: key, first: first), at: location, offset: offset, pointer: JSONPointer.appending(base, key))
+            let keyText = text(key)
+            note(.duplicateKey(key: keyText, first: location(atOffset: Int(tokens[first].offset))),
+                 at: Int(tokens[key].offset), pointer: JSONPointer.appending(containerPointer, keyText))
             duplicated = true
-        } else {
-            stack[top].keyIndex?[key] = location
+        } else if stack[top].keyIndex != nil {
+            let keyText = text(key)
+            stack[top].keyIndex?[keyText] = key
         }
     }
 
+    /// The token after the value at `index` and its descendants (a container's are all closed).
+    private func nextSibling(afterValue index: Int) -> Int {
+        let token = tokens[index]
+        return token.kind == .array || token.kind == .object ? token.end : index + 1
+    }
+
+    /// Whether two string tokens hold the same text.
+    private func sameText(_ first: Int, _ second: Int) -> Bool {
+        let a = tokens[first], b = tokens[second]
+        if a.sideText || b.sideText { return text(first) == text(second) }
+        guard a.textLength == b.textLength else { return false }
+        var position = 0
+        while position < Int(a.textLength) {
+            if bytes[Int(a.textStart) + position] != bytes[Int(b.textStart) + position] { return false }
+            position += 1
+        }
+        return true
+    }
     /// ` (the array began at line 4, column 11)` for the container being read, or nothing.
     var openedAt: String {
         guard let frame = stack.last else { return "" }
-        return " (the \(frame.isObject ? "object" : "array") began at line \(frame.location.line), column \(frame.location.column))"
+        let location = location(atOffset: Int(tokens[frame.token].offset))
+        return " (the \(frame.isObject ? "object" : "array") began at line \(location.line), column \(location.column))"
     }
 
     /// A byte as a message shows it: `'x'`, or a code point for what does not print.

@@ -1,0 +1,208 @@
+/// A JSON document as one flat array of tokens over its text: what ``JSONReader`` writes and
+/// what every ``JSONNode`` reads.
+///
+/// A tree of values made a heap array for every object and array, a `String` for every string,
+/// and retained and released them all whenever a reader copied a node; reading a 1 MB graph
+/// was mostly that. Here a value is a 24-byte token: strings stay bytes of the text until a
+/// reader asks for one, a container records where its last descendant ends (so a reader skips
+/// it in one step), and lines and columns are worked out from byte offsets only when a
+/// diagnostic needs them. Immutable once made, so nodes share it freely across threads.
+public final class JSONTape: Sendable {
+    enum Kind: UInt8 {
+        case null, falseValue, trueValue, number, string, array, object
+    }
+
+    struct Token {
+        var kind: Kind
+        /// The text is `strings[textLength]`, not bytes of the document: a string with escapes
+        /// or in single quotes, or any string of a tape built from values.
+        var sideText: Bool
+        /// Where the value (a string's opening quote, a container's bracket) begins in `bytes`.
+        var offset: Int32
+        /// A string's or number's text, in `bytes` (or, with `sideText`, which side string).
+        var textStart: Int32
+        var textLength: Int32
+        /// A number's bit pattern; a container's end (the index after its last descendant) in
+        /// the high half and its count of members or elements in the low half.
+        var payload: UInt64
+
+        var end: Int { Int(payload >> 32) }
+        var count: Int { Int(payload & 0xFFFF_FFFF) }
+    }
+
+    /// The document's UTF-8 (empty for a tape built from values).
+    let bytes: [UInt8]
+    /// In document order; an object's member is its key (a string token) then its value.
+    let tokens: [Token]
+    let strings: [String]
+    /// Where each line begins in `bytes`: the first after a byte-order mark, the rest after a line
+    /// break (LF, CR or CRLF).
+    let lineStarts: [Int32]
+    /// Each token's location, for a tape built from values (line 0: none); empty for one read.
+    let locations: [SourceLocation]
+
+    init(bytes: [UInt8], tokens: [Token], strings: [String], lineStarts: [Int32], locations: [SourceLocation] = []) {
+        self.bytes = bytes
+        self.tokens = tokens
+        self.strings = strings
+        self.lineStarts = lineStarts
+        self.locations = locations
+    }
+
+    /// The index after `index`'s value and its descendants: its next sibling, if it has one.
+    @inline(__always)
+    func next(after index: Int) -> Int {
+        let token = tokens[index]
+        return token.kind == .array || token.kind == .object ? token.end : index + 1
+    }
+
+    func location(of index: Int) -> SourceLocation? {
+        guard locations.isEmpty else {
+            let location = locations[index]
+            return location.line == 0 ? nil : location
+        }
+        return Self.location(atOffset: Int(tokens[index].offset), lineStarts: lineStarts, in: bytes)
+    }
+
+    /// The line (by search among the line starts) and the column (counting the scalars between
+    /// the line's start and `offset`) of the byte at `offset`.
+    static func location(atOffset offset: Int, lineStarts: [Int32], in bytes: some RandomAccessCollection<UInt8>) -> SourceLocation {
+        var low = 0, high = lineStarts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Int(lineStarts[middle]) <= offset { low = middle + 1 } else { high = middle }
+        }
+        let line = max(low, 1)
+        var column = 1
+        var position = lineStarts.isEmpty ? 0 : Int(lineStarts[line - 1])
+        while position < offset {
+            if bytes[bytes.index(bytes.startIndex, offsetBy: position)] & 0xC0 != 0x80 { column += 1 }
+            position += 1
+        }
+        return SourceLocation(line: line, column: column)
+    }
+
+    /// Calls `body` with a string's or number's UTF-8, without making a `String`.
+    @inline(__always)
+    func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let token = tokens[index]
+        if token.sideText {
+            var text = strings[Int(token.textLength)]
+            return text.withUTF8(body)
+        }
+        return bytes.withUnsafeBufferPointer { all in
+            body(UnsafeBufferPointer(rebasing: all[Int(token.textStart)..<Int(token.textStart + token.textLength)]))
+        }
+    }
+
+    func text(_ index: Int) -> String {
+        let token = tokens[index]
+        if token.sideText { return strings[Int(token.textLength)] }
+        return withText(index) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Whether the string at `index` is `text`, compared as bytes.
+    func text(_ index: Int, equals text: String) -> Bool {
+        guard tokens[index].sideText || Int(tokens[index].textLength) == text.utf8.count else { return false }
+        var text = text
+        return text.withUTF8 { expected in
+            withText(index) { written in
+                guard written.count == expected.count else { return false }
+                for position in 0..<expected.count where written[position] != expected[position] { return false }
+                return true
+            }
+        }
+    }
+
+    /// The member of the object at `index` whose key is `key`, as the index of its value.
+    func member(of index: Int, _ key: String) -> Int? {
+        var position = index + 1
+        let end = tokens[index].end
+        while position < end {
+            if text(position, equals: key) { return position + 1 }
+            position = next(after: position + 1)
+        }
+        return nil
+    }
+
+    /// The value at `index`, its containers' contents made as arrays of nodes.
+    func value(at index: Int) -> JSONNode.Value {
+        let token = tokens[index]
+        switch token.kind {
+        case .null: return .null
+        case .falseValue: return .bool(false)
+        case .trueValue: return .bool(true)
+        case .number: return .number(Double(bitPattern: token.payload), text: text(index))
+        case .string: return .string(text(index))
+        case .array:
+            var elements: [JSONNode] = []
+            elements.reserveCapacity(token.count)
+            var position = index + 1
+            while position < token.end {
+                elements.append(JSONNode(tape: self, index: position))
+                position = next(after: position)
+            }
+            return .array(elements)
+        case .object:
+            var members: [JSONNode.Member] = []
+            members.reserveCapacity(token.count)
+            var position = index + 1
+            while position < token.end {
+                members.append(JSONNode.Member(key: text(position), keyLocation: location(of: position),
+                                               value: JSONNode(tape: self, index: position + 1)))
+                position = next(after: position + 1)
+            }
+            return .object(members)
+        }
+    }
+}
+
+extension JSONTape {
+    /// Writes a tape from values (nodes made in code, or from YAML): every string a side string,
+    /// every location given.
+    struct Builder {
+        var tokens: [Token] = []
+        var strings: [String] = []
+        var locations: [SourceLocation] = []
+
+        mutating func append(_ value: JSONNode.Value, at location: SourceLocation?) {
+            let index = tokens.count
+            var token = Token(kind: .null, sideText: false, offset: 0, textStart: 0, textLength: 0, payload: 0)
+            tokens.append(token)
+            locations.append(location ?? SourceLocation(line: 0, column: 0))
+            switch value {
+            case .null: break
+            case .bool(let flag): token.kind = flag ? .trueValue : .falseValue
+            case .number(let number, let text):
+                token.kind = .number
+                token.payload = number.bitPattern
+                side(text, &token)
+            case .string(let text):
+                token.kind = .string
+                side(text, &token)
+            case .array(let elements):
+                token.kind = .array
+                for element in elements { append(element.value, at: element.location) }
+                token.payload = UInt64(tokens.count) << 32 | UInt64(elements.count)
+            case .object(let members):
+                token.kind = .object
+                for member in members {
+                    append(.string(member.key), at: member.keyLocation)
+                    append(member.value.value, at: member.value.location)
+                }
+                token.payload = UInt64(tokens.count) << 32 | UInt64(members.count)
+            }
+            tokens[index] = token
+        }
+
+        private mutating func side(_ text: String, _ token: inout Token) {
+            token.sideText = true
+            token.textLength = Int32(strings.count)
+            strings.append(text)
+        }
+
+        func finish() -> JSONTape {
+            JSONTape(bytes: [], tokens: tokens, strings: strings, lineStarts: [], locations: locations)
+        }
+    }
+}

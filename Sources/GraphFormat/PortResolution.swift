@@ -9,7 +9,7 @@ enum PortResolution {
     /// The apps to resolve against: an index by id, each app's layout (nil when its node type is
     /// unknown, already reported), and the ids for listings, computed only for an error.
     struct Apps {
-        let index: [String: Int]
+        let index: NameIndex
         let layout: (Int) -> NodeLayout?
         let ids: () -> [String]
     }

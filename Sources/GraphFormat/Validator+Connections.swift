@@ -47,26 +47,18 @@ extension Validator {
     /// Resolves `APP:PORT` (the `side` field of the connection at `connection`) to an address in
     /// `direction`, or reports why it cannot.
     mutating func port(_ text: String, direction: PortSpec.Direction, in connection: String, side: String) -> PortAddress? {
-        // The common case, a well-formed reference to a known port, needs no listing and no pointer.
-        if let reference = PortReference(text), let index = appIndex[reference.app], let layout = apps[index].layout,
-           let port = portIndex(reference.port, app: index, direction: direction, layout: layout) {
-            return PortAddress(app: index, port: port)
+        // The common case, a well-formed reference to a known port, needs no listing and no
+        // pointer, and is resolved in the text's own bytes, without a string for either half.
+        var text = text
+        let found = text.withUTF8 { bytes -> PortAddress? in
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+            let name = UnsafeBufferPointer(rebasing: bytes[(colon + 1)...])
+            // What `PortReference` refuses (a second colon) is left to the reporting path.
+            guard !name.contains(UInt8(ascii: ":")), let app = appIndex[UnsafeBufferPointer(rebasing: bytes[..<colon])],
+                  let port = portNames[name, in: 2 * app + (direction == .output ? 1 : 0)] else { return nil }
+            return PortAddress(app: app, port: port)
         }
-        return port(text, direction: direction, at: connection + "/" + side, side: side)
-    }
-
-    /// The index of the port named `name` among `app`'s ports in `direction`, if it has one.
-    private mutating func portIndex(_ name: String, app: Int, direction: PortSpec.Direction, layout: NodeLayout) -> Int? {
-        let ports = direction == .output ? layout.outputs : layout.inputs
-        // Most apps have a port or two, searched. A wide app (a 64-input mixer) is indexed once:
-        // comparing names one by one cost more than the rest of resolving its connections.
-        guard ports.count > 8 else { return ports.firstIndex { $0.name == name } }
-        let slot = app * 2 + (direction == .output ? 1 : 0)
-        if widePorts.isEmpty { widePorts = Array(repeating: nil, count: apps.count * 2) }
-        if let table = widePorts[slot] { return table[name] }
-        let table = Dictionary(ports.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        widePorts[slot] = table
-        return table[name]
+        return found ?? port(text, direction: direction, at: connection + "/" + side, side: side)
     }
 
     /// Resolves `APP:PORT` to an address in `direction`, or reports why it cannot at `pointer`.

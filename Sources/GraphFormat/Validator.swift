@@ -35,15 +35,15 @@ public struct Validator {
     let grants: Grants?
     var apps: [ResolvedApp] = []
     /// First app with each id, by index into `apps`.
-    var appIndex: [String: Int] = [:]
+    var appIndex: NameIndex
     var connections: [Connection] = []
     /// Where each of `connections` was written, for "already connected" errors.
     var connectionPointers: [String] = []
     /// Each connection made so far, by its two ends, so that a duplicate is found without a scan.
     var connectionIndex: [ConnectionEnds: Int] = [:]
-    /// Port indices by name for apps with many ports, made when a connection first names one:
-    /// at `2 × app` for inputs, `2 × app + 1` for outputs (empty until a wide app is named).
-    var widePorts: [[String: Int]?] = []
+    /// Every app's port indices by name: its inputs in namespace `2 × app`, its outputs in
+    /// `2 × app + 1`, so that a connection's port is one lookup however wide its app.
+    var portNames = NameIndex()
     var externalConnections: [ExternalConnection] = []
     var dependencies: TopologicalOrder
     /// The first app with a session that starts in the foreground, by its pointer.
@@ -66,7 +66,7 @@ public struct Validator {
         dependencies = TopologicalOrder(appCount: description.apps.count)
         // Sized once: an app's resolution is a few hundred bytes, and growing copied them all.
         apps.reserveCapacity(description.apps.count)
-        appIndex.reserveCapacity(description.apps.count)
+        appIndex = NameIndex(capacity: description.apps.count)
         connectionIndex.reserveCapacity(description.connections.count)
         connections.reserveCapacity(description.connections.count)
         connectionPointers.reserveCapacity(description.connections.count)
@@ -141,7 +141,7 @@ public struct Validator {
         let isProgram = writesProgram(app)
         if app.plugin == nil, !isProgram { requireKey("plugin", of: app.pointer) }
         let id = checkId(app)
-        if let id, appIndex[id] == nil { appIndex[id] = index }
+        if let id { appIndex.insert(id, index) }
         var role = AppRole.app
         if let written = app.role {
             if let known = AppRole(rawValue: written) {
@@ -183,6 +183,10 @@ public struct Validator {
         if let type { checkPluginEntitlements(of: app, id: id, type: type) }
         let session = sessionSetup(of: app, id: id, role: role, pluginRequests: !(type?.requestedEntitlements.isEmpty ?? true))
         let layout = type?.layout(configuration)
+        if let layout {
+            for (position, port) in layout.inputs.enumerated() { portNames.insert(port.name, in: 2 * index, position) }
+            for (position, port) in layout.outputs.enumerated() { portNames.insert(port.name, in: 2 * index + 1, position) }
+        }
         let component = component(of: app, id: id, role: role, type: type, layout: layout)
         apps.append(ResolvedApp(id: id, role: role, type: type, configuration: configuration,
                                 parameters: parameters, layout: layout, session: session, component: component,

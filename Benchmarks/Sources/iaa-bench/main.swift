@@ -13,6 +13,7 @@ import OfflineBackend
 ///     iaa-bench profile VOICES FRAMES CYCLES [engine|render|cold|scalar|vector]
 ///                                              only cycles, for callgrind (cold: caches
 ///                                              flushed between cycles, as live)
+///     iaa-bench loading [--quick]              only the 1 MB load and the apply (medians)
 ///     iaa-bench profile-load [TIMES]           only GraphFile.load of the 1 MB graph, for perf
 ///     iaa-bench profile-apply [TIMES]          only the one-connection apply to 1,000 apps, for perf
 ///     iaa-bench profile-delay CYCLES           only builtin:delay (defaults, 120 BPM), 128-frame
@@ -99,6 +100,20 @@ func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digit
 func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2f", a / b) }
 
 func row(_ cells: [String]) { print("| " + cells.joined(separator: " | ") + " |") }
+
+// `iaa-bench loading [--quick]`: only the two figures of issue 13 (the rows of the control
+// table below), to compare builds without the rest of the run.
+if arguments.first == "loading" {
+    let text = GraphGenerator.graphText(atLeast: 1 << 20).text
+    let load = measure(warmup: 1, minimumSamples: 5, budget: quick ? .milliseconds(600) : .seconds(4)) {
+        _ = GraphFile.load(text: text, file: "big.json", registry: BuiltinNodes.registry)
+    }
+    let apply = ApplyWorkload()
+    let applied = measure(warmup: 1, minimumSamples: 5, budget: quick ? .milliseconds(300) : .seconds(2)) { apply.run() }
+    print("GraphFile.load 1 MB: median \(f(load.median / 1e6, 2)) ms, min \(f(load.minimum / 1e6, 2)) ms; " +
+          "apply: median \(f(applied.median / 1e6, 2)) ms, min \(f(applied.minimum / 1e6, 2)) ms")
+    exit(0)
+}
 
 // MARK: Check that the engine and C render the same signal (so the ratios compare the same work).
 

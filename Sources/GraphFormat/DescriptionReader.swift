@@ -28,12 +28,20 @@ struct DescriptionReader {
         }
         let name = object.string("name", &sink, required: true)
         var description = GraphDescription(schema: schema, format: format, name: name, sourceMap: sourceMap)
-        if let apps = object.array("apps", &sink, required: true) {
-            description.apps = apps.enumerated().compactMap { readApp($1, at: JSONPointer.appending("/apps", $0)) }
+        // Sized once: growing copied every description read so far, into fresh pages, a few
+        // times over on a large graph.
+        if let apps = object.arrayNode("apps", &sink, required: true) {
+            description.apps.reserveCapacity(apps.count)
+            for (index, app) in apps.items.enumerated() {
+                if let read = readApp(app, at: .element(of: "/apps", index)) { description.apps.append(read) }
+            }
         }
-        if let connections = object.array("connections", &sink) {
-            description.connections = connections.enumerated().compactMap {
-                readConnection($1, at: JSONPointer.appending("/connections", $0))
+        if let connections = object.arrayNode("connections", &sink) {
+            description.connections.reserveCapacity(connections.count)
+            for (index, connection) in connections.items.enumerated() {
+                if let read = readConnection(connection, at: .element(of: "/connections", index)) {
+                    description.connections.append(read)
+                }
             }
         }
         if let jack = object.member("jack"), let jackDescription = readJack(jack) {
@@ -59,28 +67,33 @@ struct DescriptionReader {
     }
 
     private mutating func object(_ node: JSONNode, at pointer: String, what: String, keys: JSONKeySet) -> ObjectReader? {
-        guard node.isObject else {
-            sink.error(.wrongType, at: pointer, "\(what) must be an object, not \(node.typeName)")
-            return nil
-        }
-        return ObjectReader(node, pointer: pointer, allowed: keys, sink: &sink)
+        object(node, at: .written(pointer), what: what, keys: keys)
     }
 
-    private mutating func readApp(_ node: JSONNode, at pointer: String) -> AppDescription? {
-        guard let object = object(node, at: pointer, what: "an app", keys: Keys.app) else { return nil }
+    private mutating func object(_ node: JSONNode, at place: ElementPlace, what: String, keys: JSONKeySet) -> ObjectReader? {
+        guard node.isObject else {
+            sink.error(.wrongType, at: place.pointer, "\(what) must be an object, not \(node.typeName)")
+            return nil
+        }
+        return ObjectReader(node, at: place, allowed: keys, sink: &sink)
+    }
+
+    private mutating func readApp(_ node: JSONNode, at place: ElementPlace) -> AppDescription? {
+        guard let object = object(node, at: place, what: "an app", keys: Keys.app) else { return nil }
         var app = AppDescription(id: object.string("id", &sink), role: object.string("role", &sink),
-                                 plugin: object.string("plugin", &sink), pointer: pointer)
+                                 plugin: object.string("plugin", &sink), pointer: "")
+        app.place = place
         if let params = object.member("params") {
             if params.isObject {
                 app.params.reserveCapacity(params.count)
                 for (key, value) in params.entries {
                     let name = key.string ?? ""
-                    if let value = readValue(value, at: JSONPointer.appending(pointer + "/params", name)) {
+                    if let value = readValue(value, at: JSONPointer.appending(place.pointer + "/params", name)) {
                         app.params.append(ParameterAssignment(name: name, value: value))
                     }
                 }
             } else {
-                sink.error(.wrongType, at: pointer + "/params", "\"params\" must be an object, not \(params.typeName)")
+                sink.error(.wrongType, at: place.pointer + "/params", "\"params\" must be an object, not \(params.typeName)")
             }
         }
         func writtenObject(_ key: String) -> JSONNode? {
@@ -124,12 +137,12 @@ struct DescriptionReader {
                                     timebaseMaster: object.bool("timebaseMaster", &sink))
     }
 
-    private mutating func readConnection(_ node: JSONNode, at pointer: String) -> ConnectionDescription? {
-        guard let object = object(node, at: pointer, what: "a connection", keys: Keys.connection) else { return nil }
+    private mutating func readConnection(_ node: JSONNode, at place: ElementPlace) -> ConnectionDescription? {
+        guard let object = object(node, at: place, what: "a connection", keys: Keys.connection) else { return nil }
         var connection = ConnectionDescription(from: object.string("from", &sink),
-                                               to: object.string("to", &sink), pointer: pointer)
+                                               to: object.string("to", &sink), place: place)
         if let gain = object.member("gain") {
-            connection.gain = readValue(gain, at: pointer + "/gain")
+            connection.gain = readValue(gain, at: place.pointer + "/gain")
         }
         return connection
     }

@@ -108,7 +108,11 @@ public struct AppDescription: Sendable {
     /// `process`, `none` or `auto` as written; checked by the ``Validator``.
     public var isolation: String?
     /// Where this app is in the file (`/apps/2`).
-    public var pointer: String
+    public var pointer: String {
+        get { place.pointer }
+        set { place = .written(newValue) }
+    }
+    var place: ElementPlace
     /// The objects among `session`, `component` and `program` written with another type: reported
     /// while reading, they still count as written (a mistyped `session` still makes the app managed).
     public var mistyped: Set<String> = []
@@ -118,6 +122,7 @@ public struct AppDescription: Sendable {
                 backgroundModes: [String]? = nil,
                 component: JSONNode? = nil, state: String? = nil, name: String? = nil,
                 displayName: String? = nil, pointer: String) {
+        place = .written(pointer)
         self.id = id
         self.role = role
         self.plugin = plugin
@@ -130,7 +135,6 @@ public struct AppDescription: Sendable {
         self.state = state
         self.name = name
         self.displayName = displayName
-        self.pointer = pointer
     }
 }
 
@@ -186,13 +190,38 @@ public struct ConnectionDescription: Sendable {
     public var from: String?
     public var to: String?
     public var gain: ValueLiteral?
-    public var pointer: String
+    /// Where this connection is in the file (`/connections/3`).
+    public var pointer: String {
+        get { place.pointer }
+        set { place = .written(newValue) }
+    }
+    var place: ElementPlace
 
     public init(from: String?, to: String?, gain: ValueLiteral? = nil, pointer: String) {
+        self.init(from: from, to: to, gain: gain, place: .written(pointer))
+    }
+
+    init(from: String?, to: String?, gain: ValueLiteral? = nil, place: ElementPlace) {
         self.from = from
         self.to = to
         self.gain = gain
-        self.pointer = pointer
+        self.place = place
+    }
+}
+
+/// Where an element of one of a graph file's arrays is: its JSON pointer, made only when asked.
+///
+/// A large graph has thousands of apps and connections and almost never an error to report:
+/// writing `/connections/4711` for each (a heap string past 15 bytes) was a tenth of reading it.
+enum ElementPlace: Sendable {
+    case written(String)
+    case element(of: StaticString, Int)
+
+    var pointer: String {
+        switch self {
+        case .written(let pointer): pointer
+        case .element(let array, let index): JSONPointer.appending(array.description, index)
+        }
     }
 }
 

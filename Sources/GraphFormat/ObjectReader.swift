@@ -12,21 +12,27 @@ struct ObjectReader {
     /// a large graph, looking each key up in place most of the rest.
     private let members: KeyedMembers
     private let allowed: JSONKeySet
-    let pointer: String
+    /// The object's JSON pointer, made when a report (or a caller) asks.
+    private let place: ElementPlace
+    var pointer: String { place.pointer }
 
     /// `object` must be an object (callers report any other type in their own words).
     init(_ object: JSONNode, pointer: String, allowed: JSONKeySet, sink: inout DiagnosticSink) {
+        self.init(object, at: .written(pointer), allowed: allowed, sink: &sink)
+    }
+
+    init(_ object: JSONNode, at place: ElementPlace, allowed: JSONKeySet, sink: inout DiagnosticSink) {
         members = KeyedMembers(object, by: allowed)
         for key in members.unknown {
             let name = key.string ?? ""
             let hint = Suggestion.hint(for: name, in: allowed.names)
                 ?? "allowed keys: " + allowed.names.joined(separator: ", ")
-            sink.error(.unknownKey, at: JSONPointer.appending(pointer, name), atKey: true,
+            sink.error(.unknownKey, at: JSONPointer.appending(place.pointer, name), atKey: true,
                        "unknown key \(JSONText.quoted(name))", hint: hint)
         }
         self.object = object
         self.allowed = allowed
-        self.pointer = pointer
+        self.place = place
     }
 
     init(_ object: JSONNode, pointer: String, allowed: [String], sink: inout DiagnosticSink) {
@@ -86,15 +92,20 @@ struct ObjectReader {
     }
 
     func array(_ key: String, _ sink: inout DiagnosticSink, required: Bool = false) -> [JSONNode]? {
+        arrayNode(key, &sink, required: required)?.elements
+    }
+
+    /// The array itself, for reading its `items` in place (a graph's apps and connections).
+    func arrayNode(_ key: String, _ sink: inout DiagnosticSink, required: Bool = false) -> JSONNode? {
         guard let node = member(key) else {
             if required { missing(key, &sink) }
             return nil
         }
-        guard let elements = node.elements else {
+        guard node.isArray else {
             wrongType(key, expected: "an array", node, &sink)
             return nil
         }
-        return elements
+        return node
     }
 
     /// An array whose elements must all be strings.

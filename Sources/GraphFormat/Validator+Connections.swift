@@ -3,13 +3,21 @@ import LocatedJSON
 import NodeKit
 
 extension Validator {
-    /// Checks one internal connection and records it with its dependency between apps.
-    mutating func resolve(_ connection: ConnectionDescription) {
-        if connection.from == nil { requireKey("from", of: connection.pointer) }
-        if connection.to == nil { requireKey("to", of: connection.pointer) }
-        let from = connection.from.flatMap { port($0, direction: .output, in: connection.pointer, side: "from") }
-        let to = connection.to.flatMap { port($0, direction: .input, in: connection.pointer, side: "to") }
-        let gain = connection.gain.flatMap { PortResolution.gain($0, at: connection.pointer + "/gain", &sink) }
+    /// Checks the internal connection at `index` of the description and records it with its
+    /// dependency between apps.
+    mutating func resolve(_ connection: ConnectionDescription, at index: Int) {
+        var from: PortAddress?, to: PortAddress?, gain: Float?
+        if let text = connection.from {
+            from = port(text, direction: .output, in: connection, side: "from")
+        } else {
+            requireKey("from", of: connection.pointer)
+        }
+        if let text = connection.to {
+            to = port(text, direction: .input, in: connection, side: "to")
+        } else {
+            requireKey("to", of: connection.pointer)
+        }
+        if let literal = connection.gain { gain = PortResolution.gain(literal, at: connection.pointer + "/gain", &sink) }
         guard let from, let to else { return }
         let fromEnd = refuseProgramEnds(CollectionOfOne(from), output: true, at: connection.pointer + "/from")
         guard !refuseProgramEnds(CollectionOfOne(to), output: false, at: connection.pointer + "/to"), !fromEnd else { return }
@@ -34,19 +42,19 @@ extension Validator {
         }
         // A connection with a bad gain was reported; record the rest so later checks stay accurate.
         connections.append(Connection(from: from, to: to, gain: gain ?? 1))
-        connectionPointers.append(connection.pointer)
+        connectionSources.append(index)
     }
 
     /// ` (by /connections/0 at line 12)` for a recorded connection.
     private func place(ofConnection index: Int) -> String {
-        let pointer = connectionPointers[index]
+        let pointer = description.connections[connectionSources[index]].pointer
         guard let line = description.sourceMap.location(of: pointer)?.line else { return " (by \(pointer))" }
         return " (by \(pointer) at line \(line))"
     }
 
     /// Resolves `APP:PORT` (the `side` field of the connection at `connection`) to an address in
     /// `direction`, or reports why it cannot.
-    mutating func port(_ text: String, direction: PortSpec.Direction, in connection: String, side: String) -> PortAddress? {
+    mutating func port(_ text: String, direction: PortSpec.Direction, in connection: ConnectionDescription, side: String) -> PortAddress? {
         // The common case, a well-formed reference to a known port, needs no listing and no
         // pointer, and is resolved in the text's own bytes, without a string for either half.
         var text = text
@@ -58,7 +66,7 @@ extension Validator {
                   let port = portNames[name, in: 2 * app + (direction == .output ? 1 : 0)] else { return nil }
             return PortAddress(app: app, port: port)
         }
-        return found ?? port(text, direction: direction, at: connection + "/" + side, side: side)
+        return found ?? port(text, direction: direction, at: connection.pointer + "/" + side, side: side)
     }
 
     /// Resolves `APP:PORT` to an address in `direction`, or reports why it cannot at `pointer`.

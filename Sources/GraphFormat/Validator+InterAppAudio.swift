@@ -11,7 +11,7 @@ extension Validator {
         for (index, connection) in graph.connections.enumerated() {
             for violation in InterAppAudioRules.check(connection, in: graph) where reported.insert(violation).inserted {
                 let end = graph.apps[connection.from.app].id == violation.app ? "/from" : "/to"
-                sink.error(violation.code, at: connectionPointers[index] + end, violation.message, hint: violation.hint)
+                sink.error(violation.code, at: description.connections[connectionSources[index]].pointer + end, violation.message, hint: violation.hint)
             }
         }
     }

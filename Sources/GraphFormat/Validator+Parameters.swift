@@ -10,18 +10,19 @@ extension Validator {
         var configuration: [String: Int] = [:]
         for spec in type.configuration { configuration[spec.name] = spec.defaultValue }
         for assignment in app.params {
-            // Made only for a report: two strings per parameter were a tenth of validating an app.
-            let pointer = { JSONPointer.appending(app.pointer + "/params", assignment.name) }
+            // The pointer is made only for a report (two strings per parameter were a tenth of
+            // validating an app), and not through a stored closure, which boxed a copy of the app.
             if let index = type.parameterIndex(assignment.name) {
-                if let value = Self.parameterValue(assignment.value, spec: type.parameters[index], at: pointer(), &sink) {
+                if let value = Self.parameterValue(assignment.value, spec: type.parameters[index],
+                                                   at: Self.parameterPointer(app, assignment.name), &sink) {
                     parameters[index] = value
                 }
             } else if let spec = type.configuration.first(where: { $0.name == assignment.name }) {
-                if let value = configurationValue(assignment.value, spec: spec, at: pointer()) {
+                if let value = configurationValue(assignment.value, spec: spec, at: Self.parameterPointer(app, assignment.name)) {
                     configuration[spec.name] = value
                 }
             } else {
-                reportUnknownParameter(assignment.name, type: type, at: pointer())
+                reportUnknownParameter(assignment.name, type: type, at: Self.parameterPointer(app, assignment.name))
             }
         }
         return (NodeConfiguration(configuration, state: pluginState(of: app, type: type)), parameters)
@@ -84,6 +85,11 @@ extension Validator {
             return nil
         }
         return value
+    }
+
+    /// `/apps/N/params/NAME`, for a report about one of the app's parameters.
+    static func parameterPointer(_ app: AppDescription, _ name: String) -> String {
+        JSONPointer.appending(app.pointer + "/params", name)
     }
 
     private mutating func configurationValue(_ literal: ValueLiteral, spec: ConfigurationSpec,

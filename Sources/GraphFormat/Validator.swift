@@ -37,8 +37,8 @@ public struct Validator {
     /// First app with each id, by index into `apps`.
     var appIndex: NameIndex
     var connections: [Connection] = []
-    /// Where each of `connections` was written, for "already connected" errors.
-    var connectionPointers: [String] = []
+    /// The place of each of `connections` in the description, for "already connected" errors.
+    var connectionSources: [Int] = []
     /// Each connection made so far, by its two ends, so that a duplicate is found without a scan.
     var connectionIndex: [ConnectionEnds: Int] = [:]
     /// Every app's port indices by name: its inputs in namespace `2 × app`, its outputs in
@@ -69,7 +69,7 @@ public struct Validator {
         appIndex = NameIndex(capacity: description.apps.count)
         connectionIndex.reserveCapacity(description.connections.count)
         connections.reserveCapacity(description.connections.count)
-        connectionPointers.reserveCapacity(description.connections.count)
+        connectionSources.reserveCapacity(description.connections.count)
     }
 
     /// Whether a setting's value is `accepted`; if not, an `outOfRange` error at `pointer` says so
@@ -86,7 +86,7 @@ public struct Validator {
                                 registry: NodeRegistry, grants: Grants? = nil) -> GraphLoadResult {
         var validator = Validator(description, file: file, registry: registry, grants: grants)
         for app in description.apps { validator.resolve(app) }
-        for connection in description.connections { validator.resolve(connection) }
+        for index in description.connections.indices { validator.resolve(description.connections[index], at: index) }
         validator.checkJackClient()
         for app in description.apps.indices { validator.checkJackNames(app: app) }
         for connection in description.jack.connections { validator.resolve(connection) }
@@ -119,12 +119,15 @@ public struct Validator {
 
     /// The apps as the graph holds them; only called when there is no error, so every field is set.
     private func finishedApps() -> [App] {
-        apps.compactMap { app in
-            guard let id = app.id, let type = app.type, let layout = app.layout else { return nil }
-            return App(id: id, role: app.role, type: type, configuration: app.configuration,
-                       parameters: app.parameters, layout: layout, session: app.session, component: app.component,
-                       program: app.program, isolation: app.isolation)
+        var finished: [App] = []
+        finished.reserveCapacity(apps.count)
+        for app in apps {
+            guard let id = app.id, let type = app.type, let layout = app.layout else { continue }
+            finished.append(App(id: id, role: app.role, type: type, configuration: app.configuration,
+                                parameters: app.parameters, layout: layout, session: app.session, component: app.component,
+                                program: app.program, isolation: app.isolation))
         }
+        return finished
     }
 
     /// Reports `key` of the object at `pointer` as missing, unless the file wrote it with the wrong
@@ -198,7 +201,7 @@ public struct Validator {
     /// The id if it is present, well-formed and not taken; otherwise reports why.
     private mutating func checkId(_ app: AppDescription) -> String? {
         guard let id = app.id else { return nil }
-        let pointer = app.pointer + "/id"
+        var pointer: String { app.pointer + "/id" }
         guard PortReference.isValidId(id) else {
             let cleaned = String(id.map { PortReference.isValidId(String($0)) ? $0 : "-" })
             sink.error(.invalidId, at: pointer, "app id \(JSONText.quoted(id)) may only use letters, digits, '_' and '-'",

@@ -125,12 +125,12 @@ extension JSONTape {
     func keyPosition(_ index: Int, in keys: JSONKeySet) -> Int? {
         let token = tokens[index]
         guard !token.sideText else {
-            var text = strings[Int(token.textLength)]
+            var text = strings[Int(token.payload)]
             return text.withUTF8 { keys.position(of: JSONKeySet.pack($0, readable: $0.count), bytes: $0) }
         }
         return bytes.withUnsafeBufferPointer { all in
-            let start = Int(token.textStart)
-            let key = UnsafeBufferPointer(rebasing: all[start..<start + Int(token.textLength)])
+            let start = token.textStart
+            let key = UnsafeBufferPointer(rebasing: all[start..<start + token.textLength])
             return keys.position(of: JSONKeySet.pack(key, readable: all.count - start), bytes: key)
         }
     }

@@ -96,7 +96,7 @@ public struct JSONNode: Sendable, Hashable {
 
     public var number: Double? {
         let token = tape.tokens[index]
-        return token.kind == .number ? Double(bitPattern: token.payload) : nil
+        return token.kind == .number ? tape.numbers[Int(token.payload)] : nil
     }
 
     public var bool: Bool? {

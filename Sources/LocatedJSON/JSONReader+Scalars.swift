@@ -190,6 +190,10 @@ extension JSONReader {
             case 0x00..<0x20 where byte != 0x09, 0x7F:
                 return start..<end
             case 0x20, 0x09:
+                // Spaces before what ends a word anyway (`0.25 }`, the common case) end it here.
+                var next = index + 1
+                while next < bytes.count, bytes[next] == 0x20 || bytes[next] == 0x09 { next += 1 }
+                if next == bytes.count || Self.endsWord(bytes[next]) { return start..<end }
                 // `1 2` is a missing comma, not one word: a JSON value ends at a space.
                 let sofar = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 if Self.literal(sofar) != nil || JSONNumber.isValid(sofar) { return start..<end }
@@ -200,6 +204,17 @@ extension JSONReader {
             if byte != 0x20 && byte != 0x09 { end = index }
         }
         return start..<end
+    }
+
+    /// Whether `byte` ends a word wherever it comes (a ':' depends on what follows it).
+    static func endsWord(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "{"),
+             UInt8(ascii: "\""), UInt8(ascii: "#"), 0x00..<0x20, 0x7F:
+            byte != 0x09
+        default:
+            false
+        }
     }
 
     func text(of word: Range<Int>) -> String {
@@ -229,7 +244,8 @@ extension JSONReader {
             return true
         }
         if let decimal = Self.smallDecimal(text) {
-            _ = emit(.number, at: offset, text: span, payload: decimal.bitPattern)
+            _ = emit(.number, at: offset, text: span, payload: Int32(numbers.count))
+            numbers.append(decimal)
             return true
         }
         if JSONNumber.isValid(text), let number = Double(self.text(of: word)) {
@@ -237,7 +253,8 @@ extension JSONReader {
                 fail(.syntax("number out of range: \(self.text(of: word))"), at: offset)
                 return false
             }
-            _ = emit(.number, at: offset, text: span, payload: number.bitPattern)
+            _ = emit(.number, at: offset, text: span, payload: Int32(numbers.count))
+            numbers.append(number)
             return true
         }
         note(.unquotedString(self.text(of: word)), at: offset, pointer: valuePointer)

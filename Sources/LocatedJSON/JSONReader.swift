@@ -59,6 +59,7 @@ public struct JSONReader {
     var findings: [JSONFinding] = []
     var tokens: [JSONTape.Token] = []
     var strings: [String] = []
+    var numbers: [Double] = []
     /// The document's value is complete.
     var complete = false
     /// A finding ended the reading.
@@ -96,12 +97,13 @@ public struct JSONReader {
             reader.fail(.syntax("the text is larger than 2 GiB"), at: 0)
             return Result(root: nil, findings: reader.findings)
         }
-        // About one token per eight bytes in a graph file; growing from empty copied the tape
+        // About one token per three bytes in a graph file; growing from empty copied the tape
         // a dozen times on a large one.
-        reader.tokens.reserveCapacity(bytes.count / 8)
+        reader.tokens.reserveCapacity(bytes.count / 3)
         reader.run()
         guard reader.complete, !reader.unusable, !reader.duplicated else { return Result(root: nil, findings: reader.findings) }
-        let tape = JSONTape(bytes: Array(bytes), tokens: reader.tokens, strings: reader.strings, lineStarts: reader.lineStarts)
+        let tape = JSONTape(bytes: Array(bytes), tokens: reader.tokens, strings: reader.strings, numbers: reader.numbers,
+                            lineStarts: reader.lineStarts)
         return Result(root: JSONNode(tape: tape, index: 0), findings: reader.findings)
     }
 
@@ -192,15 +194,16 @@ public struct JSONReader {
     /// Appends a token for a value or key that begins at `offset`; returns its index.
     @inline(__always)
     mutating func emit(_ kind: JSONTape.Kind, at offset: Int, text: TextSpan = .bytes(start: 0, length: 0),
-                       payload: UInt64 = 0) -> Int {
+                       payload: Int32 = 0) -> Int {
         let token: JSONTape.Token
         switch text {
         case .bytes(let start, let length):
-            token = JSONTape.Token(kind: kind, sideText: false, offset: Int32(offset), textStart: Int32(start),
-                                   textLength: Int32(length), payload: payload)
+            // A quoted string's text starts after its quote; a number's or a word's, where it is.
+            token = JSONTape.Token(kind: kind, place: start == offset ? .bare : .quoted, offset: Int32(offset),
+                                   length: Int32(length), payload: payload)
         case .side(let string):
-            token = JSONTape.Token(kind: kind, sideText: true, offset: Int32(offset), textStart: 0,
-                                   textLength: Int32(strings.count), payload: payload)
+            token = JSONTape.Token(kind: kind, place: .side, offset: Int32(offset), length: Int32(string.utf8.count),
+                                   payload: Int32(strings.count))
             strings.append(string)
         }
         tokens.append(token)
@@ -210,8 +213,8 @@ public struct JSONReader {
     /// The text of the string token at `token` (a key, for pointers and messages).
     func text(_ token: Int) -> String {
         let written = tokens[token]
-        if written.sideText { return strings[Int(written.textLength)] }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(written.textStart)..<Int(written.textStart + written.textLength)]),
+        if written.sideText { return strings[Int(written.payload)] }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[written.textStart..<written.textStart + written.textLength]),
                       as: UTF8.self)
     }
 
@@ -329,7 +332,8 @@ public struct JSONReader {
     /// learns where its descendants end and how many members or elements it has.
     private mutating func close() -> State {
         let frame = stack.removeLast()
-        tokens[frame.token].payload = UInt64(tokens.count) << 32 | UInt64(frame.count)
+        tokens[frame.token].payload = Int32(tokens.count)
+        tokens[frame.token].length = Int32(frame.count)
         return completed()
     }
 
@@ -397,8 +401,8 @@ public struct JSONReader {
         if a.sideText || b.sideText { return text(first) == text(second) }
         guard a.textLength == b.textLength else { return false }
         var position = 0
-        while position < Int(a.textLength) {
-            if bytes[Int(a.textStart) + position] != bytes[Int(b.textStart) + position] { return false }
+        while position < a.textLength {
+            if bytes[a.textStart + position] != bytes[b.textStart + position] { return false }
             position += 1
         }
         return true

@@ -3,31 +3,42 @@
 ///
 /// A tree of values made a heap array for every object and array, a `String` for every string,
 /// and retained and released them all whenever a reader copied a node; reading a 1 MB graph
-/// was mostly that. Here a value is a 24-byte token: strings stay bytes of the text until a
+/// was mostly that. Here a value is a token: strings stay bytes of the text until a
 /// reader asks for one, a container records where its last descendant ends (so a reader skips
 /// it in one step), and lines and columns are worked out from byte offsets only when a
-/// diagnostic needs them. Immutable once made, so nodes share it freely across threads.
+/// diagnostic needs them. A token is 16 bytes: a 1 MB graph has about 300,000 of them. Immutable once made, so nodes share it freely across threads.
 public final class JSONTape: Sendable {
     enum Kind: UInt8 {
         case null, falseValue, trueValue, number, string, array, object
     }
 
+    /// Where a string's or number's text is.
+    enum TextPlace: UInt8 {
+        /// In `bytes`, after the opening quote at `offset`.
+        case quoted
+        /// In `bytes` from `offset` (a number, or a word JSON does not have).
+        case bare
+        /// `strings[payload]`: a string with escapes or in single quotes, or any string of a
+        /// tape built from values.
+        case side
+    }
+
     struct Token {
         var kind: Kind
-        /// The text is `strings[textLength]`, not bytes of the document: a string with escapes
-        /// or in single quotes, or any string of a tape built from values.
-        var sideText: Bool
+        var place: TextPlace
         /// Where the value (a string's opening quote, a container's bracket) begins in `bytes`.
         var offset: Int32
-        /// A string's or number's text, in `bytes` (or, with `sideText`, which side string).
-        var textStart: Int32
-        var textLength: Int32
-        /// A number's bit pattern; a container's end (the index after its last descendant) in
-        /// the high half and its count of members or elements in the low half.
-        var payload: UInt64
+        /// The text's length in bytes; a container's count of members or elements.
+        var length: Int32
+        /// A container's end (the index after its last descendant); a number's index in
+        /// `numbers`; a side string's in `strings`.
+        var payload: Int32
 
-        var end: Int { Int(payload >> 32) }
-        var count: Int { Int(payload & 0xFFFF_FFFF) }
+        var sideText: Bool { place == .side }
+        var textStart: Int { Int(offset) + (place == .quoted ? 1 : 0) }
+        var textLength: Int { Int(length) }
+        var end: Int { Int(payload) }
+        var count: Int { Int(length) }
     }
 
     /// The document's UTF-8 (empty for a tape built from values).
@@ -35,16 +46,19 @@ public final class JSONTape: Sendable {
     /// In document order; an object's member is its key (a string token) then its value.
     let tokens: [Token]
     let strings: [String]
+    let numbers: [Double]
     /// Where each line begins in `bytes`: the first after a byte-order mark, the rest after a line
     /// break (LF, CR or CRLF).
     let lineStarts: [Int32]
     /// Each token's location, for a tape built from values (line 0: none); empty for one read.
     let locations: [SourceLocation]
 
-    init(bytes: [UInt8], tokens: [Token], strings: [String], lineStarts: [Int32], locations: [SourceLocation] = []) {
+    init(bytes: [UInt8], tokens: [Token], strings: [String], numbers: [Double], lineStarts: [Int32],
+         locations: [SourceLocation] = []) {
         self.bytes = bytes
         self.tokens = tokens
         self.strings = strings
+        self.numbers = numbers
         self.lineStarts = lineStarts
         self.locations = locations
     }
@@ -87,23 +101,23 @@ public final class JSONTape: Sendable {
     func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let token = tokens[index]
         if token.sideText {
-            var text = strings[Int(token.textLength)]
+            var text = strings[Int(token.payload)]
             return text.withUTF8(body)
         }
         return bytes.withUnsafeBufferPointer { all in
-            body(UnsafeBufferPointer(rebasing: all[Int(token.textStart)..<Int(token.textStart + token.textLength)]))
+            body(UnsafeBufferPointer(rebasing: all[token.textStart..<token.textStart + token.textLength]))
         }
     }
 
     func text(_ index: Int) -> String {
         let token = tokens[index]
-        if token.sideText { return strings[Int(token.textLength)] }
+        if token.sideText { return strings[Int(token.payload)] }
         return withText(index) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Whether the string at `index` is `text`, compared as bytes.
     func text(_ index: Int, equals text: String) -> Bool {
-        guard tokens[index].sideText || Int(tokens[index].textLength) == text.utf8.count else { return false }
+        guard tokens[index].sideText || tokens[index].textLength == text.utf8.count else { return false }
         var text = text
         return text.withUTF8 { expected in
             withText(index) { written in
@@ -132,7 +146,7 @@ public final class JSONTape: Sendable {
         case .null: return .null
         case .falseValue: return .bool(false)
         case .trueValue: return .bool(true)
-        case .number: return .number(Double(bitPattern: token.payload), text: text(index))
+        case .number: return .number(numbers[Int(token.payload)], text: text(index))
         case .string: return .string(text(index))
         case .array:
             var elements: [JSONNode] = []
@@ -163,11 +177,12 @@ extension JSONTape {
     struct Builder {
         var tokens: [Token] = []
         var strings: [String] = []
+        var numbers: [Double] = []
         var locations: [SourceLocation] = []
 
         mutating func append(_ value: JSONNode.Value, at location: SourceLocation?) {
             let index = tokens.count
-            var token = Token(kind: .null, sideText: false, offset: 0, textStart: 0, textLength: 0, payload: 0)
+            var token = Token(kind: .null, place: .bare, offset: 0, length: 0, payload: 0)
             tokens.append(token)
             locations.append(location ?? SourceLocation(line: 0, column: 0))
             switch value {
@@ -175,34 +190,39 @@ extension JSONTape {
             case .bool(let flag): token.kind = flag ? .trueValue : .falseValue
             case .number(let number, let text):
                 token.kind = .number
-                token.payload = number.bitPattern
-                side(text, &token)
+                side(text, &token, number: number)
             case .string(let text):
                 token.kind = .string
                 side(text, &token)
             case .array(let elements):
                 token.kind = .array
                 for element in elements { append(element.value, at: element.location) }
-                token.payload = UInt64(tokens.count) << 32 | UInt64(elements.count)
+                token.payload = Int32(tokens.count)
+                token.length = Int32(elements.count)
             case .object(let members):
                 token.kind = .object
                 for member in members {
                     append(.string(member.key), at: member.keyLocation)
                     append(member.value.value, at: member.value.location)
                 }
-                token.payload = UInt64(tokens.count) << 32 | UInt64(members.count)
+                token.payload = Int32(tokens.count)
+                token.length = Int32(members.count)
             }
             tokens[index] = token
         }
 
-        private mutating func side(_ text: String, _ token: inout Token) {
-            token.sideText = true
-            token.textLength = Int32(strings.count)
+        /// A side string; `numbers` runs beside `strings` here, so that one index finds both a
+        /// number's text and its value.
+        private mutating func side(_ text: String, _ token: inout Token, number: Double = 0) {
+            token.place = .side
+            token.payload = Int32(strings.count)
+            token.length = Int32(text.utf8.count)
             strings.append(text)
+            numbers.append(number)
         }
 
         func finish() -> JSONTape {
-            JSONTape(bytes: [], tokens: tokens, strings: strings, lineStarts: [], locations: locations)
+            JSONTape(bytes: [], tokens: tokens, strings: strings, numbers: numbers, lineStarts: [], locations: locations)
         }
     }
 }

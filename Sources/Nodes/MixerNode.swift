@@ -29,6 +29,14 @@ public final class MixerNode: AudioNode {
 
     /// The ports of a mixer with `inputs` inputs.
     public static func layout(inputs: Int) -> NodeLayout {
+        inputsSpec.range.contains(inputs) ? layouts[inputs - inputsSpec.range.lowerBound] : makeLayout(inputs: inputs)
+    }
+
+    /// Every layout the configuration allows, made once: validating a graph asks for one per
+    /// mixer, and naming 64 ports cost more than everything else about the app.
+    private static let layouts = inputsSpec.range.map { makeLayout(inputs: $0) }
+
+    private static func makeLayout(inputs: Int) -> NodeLayout {
         NodeLayout(
             inputs: (0..<max(inputs, 0)).map { .input("in_\($0 + 1)", "Input \($0 + 1)") },
             outputs: [.output("out", "Output")]

@@ -16,8 +16,18 @@ public enum PlanCompiler {
         precondition(slots.count == graph.apps.count, "one slot per app")
         precondition(maximumFrames > 0, "maximumFrames must be positive")
         let stride = (maximumFrames + alignmentFloats - 1) / alignmentFloats * alignmentFloats
-        let inputTotal = graph.apps.reduce(0) { $0 + $1.layout.inputs.count }
-        let outputTotal = graph.apps.reduce(0) { $0 + $1.layout.outputs.count }
+        // Every app's inputs numbered in app order (`inputBase[app] + port`), so that what is
+        // kept per input is an array, not a dictionary keyed by address. Apps are read in place
+        // throughout: iterating `graph.apps` copied each app, its layout and its strings.
+        var inputBase: [Int] = []
+        inputBase.reserveCapacity(graph.apps.count + 1)
+        var inputTotal = 0, outputTotal = 0
+        for index in graph.apps.indices {
+            inputBase.append(inputTotal)
+            inputTotal += graph.apps[index].layout.inputs.count
+            outputTotal += graph.apps[index].layout.outputs.count
+        }
+        inputBase.append(inputTotal)
         let bufferCount = outputTotal + inputTotal + 1
         let arena = UnsafeMutableRawPointer.allocate(byteCount: bufferCount * stride * 4, alignment: 64)
         let floats = arena.initializeMemory(as: Float.self, repeating: 0, count: bufferCount * stride)
@@ -30,50 +40,62 @@ public enum PlanCompiler {
 
         // Output buffers first: inputs refer to them.
         var outputBuffer: [[UnsafeMutablePointer<Float>]] = []
+        outputBuffer.reserveCapacity(graph.apps.count)
         var outputBuffers: [String: UnsafeMutablePointer<Float>] = [:]
-        for app in graph.apps {
-            let buffers = app.layout.outputs.map { _ in takeBuffer() }
-            for (port, buffer) in zip(app.layout.outputs, buffers) { outputBuffers["\(app.id):\(port.name)"] = buffer }
+        outputBuffers.reserveCapacity(outputTotal)
+        for index in graph.apps.indices {
+            let ports = graph.apps[index].layout.outputs
+            let buffers = ports.map { _ in takeBuffer() }
+            for (port, buffer) in zip(ports, buffers) { outputBuffers[graph.apps[index].id + ":" + port.name] = buffer }
             outputBuffer.append(buffers)
         }
-        let exposure = exposedPorts(graph)
-        var sourcesByInput: [PortAddress: [MixSource]] = [:]
+        let exposure = exposedPorts(graph, inputBase: inputBase)
+        // Each input's sources, counted, then placed in connection order; inputs take their
+        // ranges in the order the steps run, so that the audio thread reads the table forwards.
+        var sourceCounts = Array(repeating: 0, count: inputTotal)
+        for connection in graph.connections { sourceCounts[inputBase[connection.to.app] + connection.to.port] += 1 }
+        var sourceStarts = Array(repeating: 0, count: inputTotal)
+        var sourceCursor = 0
+        for appIndex in graph.order {
+            for input in inputBase[appIndex]..<inputBase[appIndex + 1] {
+                sourceStarts[input] = sourceCursor
+                sourceCursor += sourceCounts[input]
+            }
+        }
+        var placed = sourceStarts
+        let sources = UnsafeMutableBufferPointer<MixSource>.allocate(capacity: max(graph.connections.count, 1))
         for connection in graph.connections {
-            let buffer = outputBuffer[connection.from.app][connection.from.port]
-            sourcesByInput[connection.to, default: []].append(MixSource(buffer: buffer, gain: connection.gain))
+            let input = inputBase[connection.to.app] + connection.to.port
+            sources.initializeElement(at: placed[input], to: MixSource(buffer: outputBuffer[connection.from.app][connection.from.port],
+                                                                       gain: connection.gain))
+            placed[input] += 1
         }
 
         // One MIDI buffer per app with a MIDI input, in app order.
-        var midiIndexOfApp: [Int: Int] = [:]
-        for (appIndex, app) in graph.apps.enumerated() where !app.layout.midiInputs.isEmpty {
-            midiIndexOfApp[appIndex] = midiIndexOfApp.count
+        var midiIndexOfApp = Array(repeating: -1, count: graph.apps.count)
+        var midiApps = 0
+        for index in graph.apps.indices where !graph.apps[index].layout.midiInputs.isEmpty {
+            midiIndexOfApp[index] = midiApps
+            midiApps += 1
         }
-        let midiBuffers = UnsafeMutableBufferPointer<MIDIBuffer>.allocate(capacity: max(midiIndexOfApp.count, 1))
-        for index in midiIndexOfApp.values {
+        let midiBuffers = UnsafeMutableBufferPointer<MIDIBuffer>.allocate(capacity: max(midiApps, 1))
+        for index in 0..<midiApps {
             let events = UnsafeMutablePointer<MIDIEvent>.allocate(capacity: midiCapacity)
             events.initialize(repeating: MIDIEvent(frame: 0, status: 0), count: midiCapacity)
             midiBuffers.initializeElement(at: index, to: MIDIBuffer(events: events, capacity: midiCapacity, count: 0))
         }
         let steps = UnsafeMutableBufferPointer<RenderStep>.allocate(capacity: graph.order.count)
         let inputs = UnsafeMutableBufferPointer<InputMix>.allocate(capacity: max(inputTotal, 1))
-        let sources = UnsafeMutableBufferPointer<MixSource>.allocate(capacity: max(graph.connections.count, 1))
         let inputPointers = UnsafeMutableBufferPointer<UnsafePointer<Float>>.allocate(capacity: max(inputTotal, 1))
         let outputPointers = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: max(outputTotal, 1))
-        var inputCursor = 0, sourceCursor = 0, outputCursor = 0
+        var inputCursor = 0, outputCursor = 0
         for (stepIndex, appIndex) in graph.order.enumerated() {
-            let app = graph.apps[appIndex]
             let inputStart = inputCursor, outputStart = outputCursor
-            for port in app.layout.inputs.indices {
-                let address = PortAddress(app: appIndex, port: port)
-                let feeds = sourcesByInput[address] ?? []
-                let sourceStart = sourceCursor
-                for feed in feeds {
-                    sources.initializeElement(at: sourceCursor, to: feed)
-                    sourceCursor += 1
-                }
+            for port in graph.apps[appIndex].layout.inputs.indices {
+                let input = inputBase[appIndex] + port
                 inputs.initializeElement(at: inputCursor, to: InputMix(
-                    mixBuffer: takeBuffer(), sourceStart: sourceStart, sourceCount: feeds.count,
-                    externalIndex: exposure.inputIndex[address] ?? -1, programEnd: app.layout.inputs[port].programEnd))
+                    mixBuffer: takeBuffer(), sourceStart: sourceStarts[input], sourceCount: sourceCounts[input],
+                    externalIndex: exposure.inputIndex[input], programEnd: graph.apps[appIndex].layout.inputs[port].programEnd))
                 inputPointers.initializeElement(at: inputCursor, to: UnsafePointer(silence))
                 inputCursor += 1
             }
@@ -84,7 +106,7 @@ public enum PlanCompiler {
             steps.initializeElement(at: stepIndex, to: RenderStep(
                 slot: .passUnretained(slots[appIndex]), inputStart: inputStart,
                 inputCount: inputCursor - inputStart, outputStart: outputStart,
-                outputCount: outputCursor - outputStart, midiIndex: midiIndexOfApp[appIndex] ?? -1,
+                outputCount: outputCursor - outputStart, midiIndex: midiIndexOfApp[appIndex],
                 node: slots[appIndex].nodeAddress, ramps: UnsafeRawPointer(slots[appIndex].ramps)))
         }
 
@@ -101,8 +123,9 @@ public enum PlanCompiler {
             externalInputs: UnsafeMutableBufferPointer(rebasing: externalInputs[0..<exposure.inputs.count]),
             externalOutputs: UnsafeMutableBufferPointer(rebasing: externalOutputs[0..<exposure.outputs.count]),
             externalPorts: exposure.ports, silence: silence, arena: arena, outputBuffers: outputBuffers,
-            midiBuffers: UnsafeMutableBufferPointer(rebasing: midiBuffers[0..<midiIndexOfApp.count]),
-            midiIndexOfApp: Dictionary(uniqueKeysWithValues: midiIndexOfApp.map { (graph.apps[$0.key].id, $0.value) }))
+            midiBuffers: UnsafeMutableBufferPointer(rebasing: midiBuffers[0..<midiApps]),
+            midiIndexOfApp: Dictionary(uniqueKeysWithValues: midiIndexOfApp.indices.filter { midiIndexOfApp[$0] >= 0 }
+                .map { (graph.apps[$0].id, midiIndexOfApp[$0]) }))
         return RenderPlan(generation: generation, sampleRate: sampleRate, maximumFrames: maximumFrames,
                           tables: tables, slots: slots)
     }
@@ -111,21 +134,24 @@ public enum PlanCompiler {
     struct Exposure {
         var inputs: [PortAddress] = []
         var outputs: [PortAddress] = []
-        var inputIndex: [PortAddress: Int] = [:]
+        /// By input in app order (`inputBase[app] + port`): its index among `inputs`, or -1.
+        var inputIndex: [Int] = []
         var ports: [ExternalPort] = []
     }
 
     /// The ports `graph.exposure` selects (every app port by default), so `jack_lsp` lists them
     /// and anything can be wired to them.
-    static func exposedPorts(_ graph: Graph) -> Exposure {
+    static func exposedPorts(_ graph: Graph, inputBase: [Int]) -> Exposure {
         let exposure = graph.exposure
         var result = Exposure()
+        result.inputIndex = Array(repeating: -1, count: inputBase.last ?? 0)
         var inputPorts: [ExternalPort] = [], outputPorts: [ExternalPort] = []
         var order = 0
-        for (appIndex, app) in graph.apps.enumerated() {
+        for appIndex in graph.apps.indices {
+            let app = graph.apps[appIndex]
             for (portIndex, spec) in app.layout.inputs.enumerated() where exposure.exposes(app: appIndex, .input, port: portIndex) {
                 let address = PortAddress(app: appIndex, port: portIndex)
-                result.inputIndex[address] = result.inputs.count
+                result.inputIndex[inputBase[appIndex] + portIndex] = result.inputs.count
                 result.inputs.append(address)
                 inputPorts.append(ExternalPort(appID: app.id, portName: spec.name, displayName: spec.displayName,
                                                group: spec.group, direction: .input, order: order, kind: .audio,

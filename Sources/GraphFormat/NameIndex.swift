@@ -26,6 +26,7 @@ struct NameIndex: Sendable {
         while size < capacity * 2 { size *= 2 }
         slots = Array(repeating: -1, count: size)
         entries.reserveCapacity(capacity)
+        bytes.reserveCapacity(capacity * 12)
     }
 
     /// The value of `name` (in `namespace`), or nil.
@@ -45,6 +46,12 @@ struct NameIndex: Sendable {
     mutating func insert(_ name: String, in namespace: Int = 0, _ value: Int) -> Int {
         var name = name
         return name.withUTF8 { insert($0, namespace, value) }
+    }
+
+    /// The same for a name given as bytes (a key that is not text: a connection's ends).
+    @discardableResult
+    mutating func insert(_ name: UnsafeBufferPointer<UInt8>, in namespace: Int = 0, _ value: Int) -> Int {
+        insert(name, namespace, value)
     }
 
     private mutating func insert(_ name: UnsafeBufferPointer<UInt8>, _ namespace: Int, _ value: Int) -> Int {
@@ -75,12 +82,15 @@ struct NameIndex: Sendable {
     }
 
     private func equals(_ entry: Entry, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        var position = 0
-        while position < name.count {
-            if bytes[Int(entry.start) + position] != name[position] { return false }
-            position += 1
+        bytes.withUnsafeBufferPointer { all in
+            let start = Int(entry.start)
+            var position = 0
+            while position < name.count {
+                if all[start + position] != name[position] { return false }
+                position += 1
+            }
+            return true
         }
-        return true
     }
 
     private mutating func grow() {

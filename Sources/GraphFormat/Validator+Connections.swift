@@ -7,24 +7,28 @@ extension Validator {
     /// dependency between apps.
     mutating func resolve(_ connection: ConnectionDescription, at index: Int) {
         var from: PortAddress?, to: PortAddress?, gain: Float?
+        // What the lazy pointers below capture: capturing `connection` copied all of it, three
+        // times per connection.
+        let written = connection.place
         if let text = connection.from {
-            from = port(text, direction: .output, in: connection, side: "from")
+            from = port(text, direction: .output, ofConnection: index, side: "from")
         } else {
             requireKey("from", of: connection.pointer)
         }
         if let text = connection.to {
-            to = port(text, direction: .input, in: connection, side: "to")
+            to = port(text, direction: .input, ofConnection: index, side: "to")
         } else {
             requireKey("to", of: connection.pointer)
         }
-        if let literal = connection.gain { gain = PortResolution.gain(literal, at: connection.pointer + "/gain", &sink) }
+        if let literal = connection.gain { gain = PortResolution.gain(literal, at: written.pointer + "/gain", &sink) }
         guard let from, let to else { return }
-        let fromEnd = refuseProgramEnds(CollectionOfOne(from), output: true, at: connection.pointer + "/from")
-        guard !refuseProgramEnds(CollectionOfOne(to), output: false, at: connection.pointer + "/to"), !fromEnd else { return }
-        // One hash for the common case: recorded at once, and taken back if it may not stay.
-        let ends = ConnectionEnds(from: from, to: to)
-        if let earlier = connectionIndex.updateValue(connections.count, forKey: ends) {
-            connectionIndex[ends] = earlier
+        let fromEnd = refuseProgramEnds(CollectionOfOne(from), output: true, at: written.pointer + "/from")
+        guard !refuseProgramEnds(CollectionOfOne(to), output: false, at: written.pointer + "/to"), !fromEnd else { return }
+        // The ends as bytes, keyed in the name table's namespace of the input's app: a
+        // dictionary of the four indices hashed them with SipHash, most of recording one.
+        var ends = (Int32(truncatingIfNeeded: from.app), Int32(truncatingIfNeeded: from.port), Int32(truncatingIfNeeded: to.port))
+        let earlier = withUnsafeBytes(of: &ends) { connectionIndex[$0.assumingMemoryBound(to: UInt8.self), in: to.app] }
+        if let earlier {
             sink.error(.duplicateConnection, at: connection.pointer,
                        "\(JSONText.quoted(connection.from ?? "")) → \(JSONText.quoted(connection.to ?? "")) is already connected\(place(ofConnection: earlier))",
                        hint: "remove one of them; to change the level, set \"gain\" on one connection")
@@ -37,9 +41,10 @@ extension Validator {
                        hint: cycle.count == 2
                            ? "an app cannot feed its own input"
                            : "remove one connection of the cycle; feedback needs a delay app, which this graph format does not model yet")
-            connectionIndex[ends] = nil
             return
         }
+        let recorded = connections.count
+        withUnsafeBytes(of: &ends) { _ = connectionIndex.insert($0.assumingMemoryBound(to: UInt8.self), in: to.app, recorded) }
         // A connection with a bad gain was reported; record the rest so later checks stay accurate.
         connections.append(Connection(from: from, to: to, gain: gain ?? 1))
         connectionSources.append(index)
@@ -54,7 +59,7 @@ extension Validator {
 
     /// Resolves `APP:PORT` (the `side` field of the connection at `connection`) to an address in
     /// `direction`, or reports why it cannot.
-    mutating func port(_ text: String, direction: PortSpec.Direction, in connection: ConnectionDescription, side: String) -> PortAddress? {
+    mutating func port(_ text: String, direction: PortSpec.Direction, ofConnection index: Int, side: String) -> PortAddress? {
         // The common case, a well-formed reference to a known port, needs no listing and no
         // pointer, and is resolved in the text's own bytes, without a string for either half.
         var text = text
@@ -66,7 +71,8 @@ extension Validator {
                   let port = portNames[name, in: 2 * app + (direction == .output ? 1 : 0)] else { return nil }
             return PortAddress(app: app, port: port)
         }
-        return found ?? port(text, direction: direction, at: connection.pointer + "/" + side, side: side)
+        if let found { return found }
+        return port(text, direction: direction, at: description.connections[index].pointer + "/" + side, side: side)
     }
 
     /// Resolves `APP:PORT` to an address in `direction`, or reports why it cannot at `pointer`.
@@ -77,10 +83,4 @@ extension Validator {
                                         ids: { resolved.compactMap(\.id) })
         return PortResolution.port(text, direction: direction, in: known, at: pointer, side: side, &sink)
     }
-}
-
-/// A connection's two ends, as the duplicate check keys them.
-struct ConnectionEnds: Hashable {
-    let from: PortAddress
-    let to: PortAddress
 }

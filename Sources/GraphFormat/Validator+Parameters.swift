@@ -9,20 +9,21 @@ extension Validator {
         var parameters = type.parameters.map(\.defaultValue)
         var configuration: [String: Int] = [:]
         for spec in type.configuration { configuration[spec.name] = spec.defaultValue }
+        let place = app.place
         for assignment in app.params {
             // The pointer is made only for a report (two strings per parameter were a tenth of
-            // validating an app), and not through a stored closure, which boxed a copy of the app.
+            // validating an app), from the app's place: capturing `app` copied all of it.
             if let index = type.parameterIndex(assignment.name) {
                 if let value = Self.parameterValue(assignment.value, spec: type.parameters[index],
-                                                   at: Self.parameterPointer(app, assignment.name), &sink) {
+                                                   at: Self.parameterPointer(place, assignment.name), &sink) {
                     parameters[index] = value
                 }
             } else if let spec = type.configuration.first(where: { $0.name == assignment.name }) {
-                if let value = configurationValue(assignment.value, spec: spec, at: Self.parameterPointer(app, assignment.name)) {
+                if let value = configurationValue(assignment.value, spec: spec, at: Self.parameterPointer(place, assignment.name)) {
                     configuration[spec.name] = value
                 }
             } else {
-                reportUnknownParameter(assignment.name, type: type, at: Self.parameterPointer(app, assignment.name))
+                reportUnknownParameter(assignment.name, type: type, at: Self.parameterPointer(place, assignment.name))
             }
         }
         return (NodeConfiguration(configuration, state: pluginState(of: app, type: type)), parameters)
@@ -88,7 +89,7 @@ extension Validator {
     }
 
     /// `/apps/N/params/NAME`, for a report about one of the app's parameters.
-    static func parameterPointer(_ app: AppDescription, _ name: String) -> String {
+    static func parameterPointer(_ app: ElementPlace, _ name: String) -> String {
         JSONPointer.appending(app.pointer + "/params", name)
     }
 

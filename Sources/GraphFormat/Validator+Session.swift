@@ -17,16 +17,18 @@ extension Validator {
     /// even without a session (they are what the plugin gets).
     mutating func sessionSetup(of app: AppDescription, id: String?, role: AppRole, pluginRequests: Bool = false) -> AppSessionSetup? {
         var failed = false
+        // The lazy pointers capture the app's place: capturing `app` copied all of it.
+        let place = app.place
         let entitlements: [(value: Entitlement, pointer: String)] = SessionVocabulary.values(
             app.entitlements ?? [], "entitlement", listing: "entitlements",
-            at: app.pointer + "/entitlements", &sink, failed: &failed)
+            at: place.pointer + "/entitlements", &sink, failed: &failed)
         if let grants, let id { checkGrants(entitlements, of: id, against: grants) }
         let requested: [(value: Entitlement, pointer: String)] = SessionVocabulary.values(
             app.requires ?? [], "entitlement", listing: "entitlements",
-            at: app.pointer + "/requires", &sink, failed: &failed)
+            at: place.pointer + "/requires", &sink, failed: &failed)
         let modes: [(value: BackgroundMode, pointer: String)] = SessionVocabulary.values(
             app.backgroundModes ?? [], "background mode", listing: "background modes",
-            at: app.pointer + "/backgroundModes", &sink, failed: &failed)
+            at: place.pointer + "/backgroundModes", &sink, failed: &failed)
         var state = InitialState.background
         if let written = app.state {
             let known: InitialState? = SessionVocabulary.value(written, "state", listing: "states",

@@ -36,11 +36,13 @@ public struct Validator {
     var apps: [ResolvedApp] = []
     /// First app with each id, by index into `apps`.
     var appIndex: NameIndex
+    /// The node type the last app had.
+    var lastType: NodeType?
     var connections: [Connection] = []
     /// The place of each of `connections` in the description, for "already connected" errors.
     var connectionSources: [Int] = []
     /// Each connection made so far, by its two ends, so that a duplicate is found without a scan.
-    var connectionIndex: [ConnectionEnds: Int] = [:]
+    var connectionIndex = NameIndex()
     /// Every app's port indices by name: its inputs in namespace `2 × app`, its outputs in
     /// `2 × app + 1`, so that a connection's port is one lookup however wide its app.
     var portNames = NameIndex()
@@ -67,7 +69,9 @@ public struct Validator {
         // Sized once: an app's resolution is a few hundred bytes, and growing copied them all.
         apps.reserveCapacity(description.apps.count)
         appIndex = NameIndex(capacity: description.apps.count)
-        connectionIndex.reserveCapacity(description.connections.count)
+        // Most apps have a port or two each way.
+        portNames = NameIndex(capacity: description.apps.count * 3)
+        connectionIndex = NameIndex(capacity: description.connections.count)
         connections.reserveCapacity(description.connections.count)
         connectionSources.reserveCapacity(description.connections.count)
     }
@@ -165,7 +169,9 @@ public struct Validator {
                        "\(ProgramBinding.nodeTypeID) is what a \"program\" block makes; it is not written as a plugin",
                        hint: "write \"program\": { \"jackClient\": \"NAME\" } instead of \"plugin\"")
         } else if let plugin = app.plugin {
-            type = registry[plugin]
+            // Apps of one type usually come together: the last type found is tried first, since
+            // hashing the id (`builtin:oscillator`) cost more than comparing it.
+            type = lastType?.id == plugin ? lastType : registry[plugin]
             var reported = false
             if type == nil, !plugin.hasPrefix("builtin:"), let resolver = registry.resolver {
                 switch resolver(plugin, Self.directory(of: file)) {
@@ -181,6 +187,7 @@ public struct Validator {
                                ?? "known types: " + registry.ids.joined(separator: ", "))
             }
         }
+        if let type { lastType = type }
         let (configuration, parameters) = isProgram ? (programConfiguration, [])
             : type.map { values(of: app, type: $0) } ?? (NodeConfiguration(), [])
         if let type { checkPluginEntitlements(of: app, id: id, type: type) }

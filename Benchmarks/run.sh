@@ -6,7 +6,7 @@
 #
 # The allocation columns come from the project's real-time counter (tools/rt-counter.c), preloaded
 # and armed by OfflineBackend around every cycle (IAA_RT_PROBE=1): heap allocations and Swift
-# retains made on the rendering thread inside a cycle. The ordo-one suite is separate:
+# retains made on the rendering thread inside a cycle. The control side runs without it. The ordo-one suite is separate:
 #   cd Benchmarks && swift package benchmark
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -21,4 +21,7 @@ fi
 
 echo "# iaa benchmarks — $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "# $(swift --version 2>/dev/null | head -1); root at $(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$here/.." diff --quiet 2>/dev/null || echo ' (+ uncommitted changes)')"
-LD_PRELOAD="$counter" IAA_RT_PROBE=1 "$bin/iaa-bench" "$@"
+# The render tables under the counter; the control side in a second process without it (the
+# counter interposes swift_retain and malloc, which slowed control-side code by about a tenth).
+LD_PRELOAD="$counter" IAA_RT_PROBE=1 "$bin/iaa-bench" render "$@"
+"$bin/iaa-bench" control "$@"

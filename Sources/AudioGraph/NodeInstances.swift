@@ -10,11 +10,16 @@ public final class NodeInstances {
     public let rampSeconds: Double
     /// Ramp time of the session policy's per-app gain (the graph's `policy.rampTime`).
     public let gainRampSeconds: Double
-    private var slotsByApp: [String: NodeSlot] = [:]
-    /// The build of the code each app's slot runs (nil for built-in types).
-    private var codeByApp: [String: NodeCode] = [:]
-    /// Where each app's node was asked to run: a changed choice gets a new node.
-    private var isolationByApp: [String: IsolationChoice] = [:]
+    /// Each app's slot, the build of the code it runs (nil for built-in types) and where its
+    /// node was asked to run (a changed choice gets a new node): one record, so that reusing
+    /// an app's node is one lookup.
+    private var held: [String: Held] = [:]
+
+    private struct Held {
+        let slot: NodeSlot
+        let code: NodeCode?
+        let isolation: IsolationChoice?
+    }
     /// Makes an app's node. The engine installs one that runs some apps in a child process
     /// (docs/isolation.md); by default the type makes it, in this process.
     public var nodeFactory: (App) throws -> any AudioNode = { app in try app.type.makeNode(app.configuration) }
@@ -31,27 +36,32 @@ public final class NodeInstances {
     /// leaves the pool as it was.
     public func slots(for graph: Graph) throws -> [NodeSlot] {
         var result: [NodeSlot] = []
-        var created: [String: NodeSlot] = [:]
-        for app in graph.apps {
-            if let existing = slotsByApp[app.id], existing.typeID == app.type.id,
-               existing.configuration == app.configuration, codeByApp[app.id] == app.type.code,
-               isolationByApp[app.id] == app.isolation {
-                result.append(existing)
+        result.reserveCapacity(graph.apps.count)
+        var reused = Array(repeating: false, count: graph.apps.count)
+        // Apps are read in place: iterating `graph.apps` copied each (layout, strings).
+        for index in graph.apps.indices {
+            if let existing = held[graph.apps[index].id], existing.slot.typeID == graph.apps[index].type.id,
+               existing.slot.configuration == graph.apps[index].configuration,
+               existing.code == graph.apps[index].type.code, existing.isolation == graph.apps[index].isolation {
+                result.append(existing.slot)
+                reused[index] = true
                 continue
             }
-            let node = try nodeFactory(app)
+            let node = try nodeFactory(graph.apps[index])
             node.prepare(sampleRate: sampleRate, maximumFrames: maximumFrames)
-            let slot = makeSlot(node, app: app)
-            created[app.id] = slot
-            result.append(slot)
+            result.append(makeSlot(node, app: graph.apps[index]))
         }
         // Only now, with every node created, change what the pool holds and the reused targets.
-        for (app, slot) in zip(graph.apps, result) where created[app.id] == nil {
-            for (index, value) in app.parameters.enumerated() { slot.setParameter(index, to: value) }
+        var next: [String: Held] = [:]
+        next.reserveCapacity(graph.apps.count)
+        for index in graph.apps.indices {
+            if reused[index] {
+                for (parameter, value) in graph.apps[index].parameters.enumerated() { result[index].setParameter(parameter, to: value) }
+            }
+            next[graph.apps[index].id] = Held(slot: result[index], code: graph.apps[index].type.code,
+                                              isolation: graph.apps[index].isolation)
         }
-        slotsByApp = Dictionary(uniqueKeysWithValues: zip(graph.apps.map(\.id), result))
-        codeByApp = Dictionary(uniqueKeysWithValues: graph.apps.compactMap { app in app.type.code.map { (app.id, $0) } })
-        isolationByApp = Dictionary(uniqueKeysWithValues: graph.apps.compactMap { app in app.isolation.map { (app.id, $0) } })
+        held = next
         return result
     }
 
@@ -59,9 +69,9 @@ public final class NodeInstances {
     /// is another build (a rebuilt plugin library): `slots(for:)` replaces their nodes.
     public func appsWithNewCode(in graph: Graph) -> [String] {
         graph.apps.filter { app in
-            guard let existing = slotsByApp[app.id] else { return false }
-            return existing.typeID == app.type.id && existing.configuration == app.configuration
-                && codeByApp[app.id] != app.type.code
+            guard let existing = held[app.id] else { return false }
+            return existing.slot.typeID == app.type.id && existing.slot.configuration == app.configuration
+                && existing.code != app.type.code
         }.map(\.id)
     }
 

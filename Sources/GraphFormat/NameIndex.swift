@@ -5,28 +5,25 @@
 /// dictionaries: making the strings and hashing them with the standard library's SipHash was
 /// most of validating a large graph's connections. Here the halves are looked up where they
 /// are, in the connection's text, hashed with FNV-1a (a few instructions a byte; names are short)
-/// into an open-addressed table whose names live in one byte array. The names come from the
+/// into an open-addressed table whose names live in one byte buffer. The names come from the
 /// graph being loaded, so a file crafted to collide slows only its own load.
-struct NameIndex: Sendable {
-    private struct Entry {
+///
+/// The table lives in unsafe buffers owned by one object (copied on write): read through
+/// arrays, every lookup retained and released three array buffers, which cost more than the
+/// lookup itself.
+struct NameIndex {
+    fileprivate struct Entry {
         var hash: UInt64
         var namespace: Int
-        var start: Int32
-        var length: Int32
+        var start: Int
+        var length: Int
         var value: Int
     }
 
-    /// Positions in `entries`, or -1; a power of two long, at most half full.
-    private var slots: [Int32]
-    private var entries: [Entry] = []
-    private var bytes: [UInt8] = []
+    private var storage: Storage
 
     init(capacity: Int = 8) {
-        var size = 16
-        while size < capacity * 2 { size *= 2 }
-        slots = Array(repeating: -1, count: size)
-        entries.reserveCapacity(capacity)
-        bytes.reserveCapacity(capacity * 12)
+        storage = Storage(capacity: capacity)
     }
 
     /// The value of `name` (in `namespace`), or nil.
@@ -37,81 +34,149 @@ struct NameIndex: Sendable {
 
     /// The value of the name whose UTF-8 is `name` (in `namespace`), or nil.
     subscript(name: UnsafeBufferPointer<UInt8>, in namespace: Int = 0) -> Int? {
-        let slot = find(name, namespace, hash: Self.hash(name, namespace))
-        return slots[slot] >= 0 ? entries[Int(slots[slot])].value : nil
+        let slot = storage.find(name, namespace, hash: Storage.hash(name, namespace))
+        let position = storage.slots[slot]
+        return position >= 0 ? storage.entries[Int(position)].value : nil
     }
 
     /// Records `value` for `name` (in `namespace`) unless the name has one; returns the value it keeps.
     @discardableResult
     mutating func insert(_ name: String, in namespace: Int = 0, _ value: Int) -> Int {
         var name = name
-        return name.withUTF8 { insert($0, namespace, value) }
+        return name.withUTF8 { insert($0, in: namespace, value) }
     }
 
     /// The same for a name given as bytes (a key that is not text: a connection's ends).
     @discardableResult
     mutating func insert(_ name: UnsafeBufferPointer<UInt8>, in namespace: Int = 0, _ value: Int) -> Int {
-        insert(name, namespace, value)
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage.insert(name, namespace, value)
     }
+}
 
-    private mutating func insert(_ name: UnsafeBufferPointer<UInt8>, _ namespace: Int, _ value: Int) -> Int {
-        let hash = Self.hash(name, namespace)
-        let slot = find(name, namespace, hash: hash)
-        if slots[slot] >= 0 { return entries[Int(slots[slot])].value }
-        slots[slot] = Int32(entries.count)
-        entries.append(Entry(hash: hash, namespace: namespace, start: Int32(bytes.count), length: Int32(name.count),
-                             value: value))
-        bytes.append(contentsOf: name)
-        if entries.count * 2 > slots.count { grow() }
-        return value
-    }
+extension NameIndex {
+    private final class Storage {
+        /// Positions in `entries`, or -1; a power of two long, at most half full.
+        var slots: UnsafeMutableBufferPointer<Int32>
+        var entries: UnsafeMutablePointer<Entry>
+        var entryCount = 0, entryCapacity: Int
+        var bytes: UnsafeMutablePointer<UInt8>
+        var byteCount = 0, byteCapacity: Int
 
-    /// The slot holding `name`, or the empty slot where it would go.
-    private func find(_ name: UnsafeBufferPointer<UInt8>, _ namespace: Int, hash: UInt64) -> Int {
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let position = slots[slot]
-            if position < 0 { return slot }
-            let entry = entries[Int(position)]
-            if entry.hash == hash, entry.namespace == namespace, Int(entry.length) == name.count, equals(entry, name) {
-                return slot
-            }
-            slot = (slot + 1) & mask
+        init(capacity: Int) {
+            var size = 16
+            while size < capacity * 2 { size *= 2 }
+            slots = .allocate(capacity: size)
+            slots.initialize(repeating: -1)
+            entryCapacity = max(capacity, 8)
+            entries = .allocate(capacity: entryCapacity)
+            byteCapacity = max(capacity * 12, 64)
+            bytes = .allocate(capacity: byteCapacity)
         }
-    }
 
-    private func equals(_ entry: Entry, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.withUnsafeBufferPointer { all in
-            let start = Int(entry.start)
+        deinit {
+            slots.deallocate()
+            entries.deinitialize(count: entryCount)
+            entries.deallocate()
+            bytes.deallocate()
+        }
+
+        func copy() -> Storage {
+            let copy = Storage(capacity: entryCapacity)
+            copy.slots.deallocate()
+            copy.slots = .allocate(capacity: slots.count)
+            _ = copy.slots.initialize(from: slots)
+            copy.entries.initialize(from: entries, count: entryCount)
+            copy.entryCount = entryCount
+            if byteCount > copy.byteCapacity {
+                copy.bytes.deallocate()
+                copy.bytes = .allocate(capacity: byteCapacity)
+                copy.byteCapacity = byteCapacity
+            }
+            copy.bytes.update(from: bytes, count: byteCount)
+            copy.byteCount = byteCount
+            return copy
+        }
+
+        /// The slot holding `name`, or the empty slot where it would go.
+        @inline(__always)
+        func find(_ name: UnsafeBufferPointer<UInt8>, _ namespace: Int, hash: UInt64) -> Int {
+            let mask = slots.count - 1
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while true {
+                let position = slots[slot]
+                if position < 0 { return slot }
+                let entry = entries[Int(position)]
+                if entry.hash == hash, entry.namespace == namespace, entry.length == name.count, equals(entry, name) {
+                    return slot
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+
+        @inline(__always)
+        private func equals(_ entry: Entry, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
             var position = 0
             while position < name.count {
-                if all[start + position] != name[position] { return false }
+                if bytes[entry.start + position] != name[position] { return false }
                 position += 1
             }
             return true
         }
-    }
 
-    private mutating func grow() {
-        slots = Array(repeating: -1, count: slots.count * 2)
-        let mask = slots.count - 1
-        for (position, entry) in entries.enumerated() {
-            var slot = Int(truncatingIfNeeded: entry.hash) & mask
-            while slots[slot] >= 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(position)
+        func insert(_ name: UnsafeBufferPointer<UInt8>, _ namespace: Int, _ value: Int) -> Int {
+            let hash = Self.hash(name, namespace)
+            let slot = find(name, namespace, hash: hash)
+            if slots[slot] >= 0 { return entries[Int(slots[slot])].value }
+            if entryCount == entryCapacity {
+                entries = Self.grown(entries, count: entryCount, to: entryCapacity * 2)
+                entryCapacity *= 2
+            }
+            if byteCount + name.count > byteCapacity {
+                let capacity = max(byteCapacity * 2, byteCount + name.count)
+                bytes = Self.grown(bytes, count: byteCount, to: capacity)
+                byteCapacity = capacity
+            }
+            slots[slot] = Int32(entryCount)
+            (entries + entryCount).initialize(to: Entry(hash: hash, namespace: namespace, start: byteCount,
+                                                        length: name.count, value: value))
+            entryCount += 1
+            if let base = name.baseAddress { (bytes + byteCount).update(from: base, count: name.count) }
+            byteCount += name.count
+            if entryCount * 2 > slots.count { rehash() }
+            return value
         }
-    }
 
-    /// FNV-1a from a basis that the namespace changes, its bits then mixed (murmur3's
-    /// finalizer) so that the low bits the table uses depend on every byte.
-    @inline(__always)
-    private static func hash(_ name: UnsafeBufferPointer<UInt8>, _ namespace: Int) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ (UInt64(truncatingIfNeeded: namespace) &* 0x9E37_79B9_7F4A_7C15)
-        for byte in name { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        hash ^= hash >> 33
-        hash = hash &* 0xFF51_AFD7_ED55_8CCD
-        hash ^= hash >> 33
-        return hash
+        private static func grown<Element>(_ old: UnsafeMutablePointer<Element>, count: Int,
+                                           to capacity: Int) -> UnsafeMutablePointer<Element> {
+            let new = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+            new.moveInitialize(from: old, count: count)
+            old.deallocate()
+            return new
+        }
+
+        private func rehash() {
+            slots.deallocate()
+            slots = .allocate(capacity: slots.count * 2)
+            slots.initialize(repeating: -1)
+            let mask = slots.count - 1
+            for position in 0..<entryCount {
+                var slot = Int(truncatingIfNeeded: entries[position].hash) & mask
+                while slots[slot] >= 0 { slot = (slot + 1) & mask }
+                slots[slot] = Int32(position)
+            }
+        }
+
+        /// FNV-1a from a basis that the namespace changes, its bits then mixed (murmur3's
+        /// finalizer) so that the low bits the table uses depend on every byte.
+        @inline(__always)
+        static func hash(_ name: UnsafeBufferPointer<UInt8>, _ namespace: Int) -> UInt64 {
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ (UInt64(truncatingIfNeeded: namespace) &* 0x9E37_79B9_7F4A_7C15)
+            for byte in name { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            hash ^= hash >> 33
+            hash = hash &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 33
+            return hash
+        }
     }
 }

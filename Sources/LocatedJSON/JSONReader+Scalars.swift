@@ -12,9 +12,12 @@ extension JSONReader {
         while let byte = current {
             switch byte {
             case 0x20, 0x09:
-                // The common case, without advance()'s check for line breaks.
+                // The common cases, without advance()'s checks.
                 index += 1
-            case 0x0A, 0x0D:
+            case 0x0A:
+                index += 1
+                lineStarts.append(Int32(index))
+            case 0x0D:
                 advance()
             case UInt8(ascii: "#"):
                 note(.comment, at: index, pointer: valuePointer)

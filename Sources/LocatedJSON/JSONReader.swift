@@ -285,7 +285,11 @@ public struct JSONReader {
         let token = emit(.string, at: offset, text: key)
         noteDuplicate(token)
         stack[stack.count - 1].key = token
-        return .colon
+        // The colon is read here, not by a turn of the reading loop: every member has one.
+        skipSpace()
+        guard current == UInt8(ascii: ":") else { return .colon }
+        advance()
+        return .value(closingAllowed: false)
     }
 
     /// After a value: a comma, the container's end, or (for the document) the end of the text.

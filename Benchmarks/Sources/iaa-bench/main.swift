@@ -13,7 +13,9 @@ import OfflineBackend
 ///     iaa-bench profile VOICES FRAMES CYCLES [engine|render|cold|scalar|vector]
 ///                                              only cycles, for callgrind (cold: caches
 ///                                              flushed between cycles, as live)
-///     iaa-bench loading [--quick]              only the 1 MB load and the apply (medians)
+///     iaa-bench render [--quick]               only the render tables (run.sh runs them under the
+///                                              allocation counter)
+///     iaa-bench control [--quick]              only the control side (compile, publish, load, apply)
 ///     iaa-bench profile-load [TIMES]           only GraphFile.load of the 1 MB graph, for perf
 ///     iaa-bench profile-apply [TIMES]          only the one-connection apply to 1,000 apps, for perf
 ///     iaa-bench profile-delay CYCLES           only builtin:delay (defaults, 120 BPM), 128-frame
@@ -101,17 +103,10 @@ func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2f", a / b) }
 
 func row(_ cells: [String]) { print("| " + cells.joined(separator: " | ") + " |") }
 
-// `iaa-bench loading [--quick]`: only the two figures of issue 13 (the rows of the control
-// table below), to compare builds without the rest of the run.
-if arguments.first == "loading" {
-    let text = GraphGenerator.graphText(atLeast: 1 << 20).text
-    let load = measure(warmup: 1, minimumSamples: 5, budget: quick ? .milliseconds(600) : .seconds(4)) {
-        _ = GraphFile.load(text: text, file: "big.json", registry: BuiltinNodes.registry)
-    }
-    let apply = ApplyWorkload()
-    let applied = measure(warmup: 1, minimumSamples: 5, budget: quick ? .milliseconds(300) : .seconds(2)) { apply.run() }
-    print("GraphFile.load 1 MB: median \(f(load.median / 1e6, 2)) ms, min \(f(load.minimum / 1e6, 2)) ms; " +
-          "apply: median \(f(applied.median / 1e6, 2)) ms, min \(f(applied.minimum / 1e6, 2)) ms")
+// `iaa-bench control [--quick]`: only the control side, in a process without the allocation
+// counter (run.sh runs the render tables under it, then this).
+if arguments.first == "control" {
+    controlSide()
     exit(0)
 }
 
@@ -234,76 +229,5 @@ for (name, kernel) in NodeKernel.voiceNodes(frames: 128) {
     row([name, "\(kernel.frames)", f(stats.median / 16, 0), f(stats.median / 16 / Double(kernel.frames), 2)])
 }
 
-// MARK: 2. Compile, publish, validate.
-
-print("")
-print("## Control side")
-print("")
-row(["operation", "graph", "median", "p99", "min", "samples"])
-row(Array(repeating: "---", count: 6))
-func controlRow(_ name: String, _ graph: String, _ stats: Stats, unit: Double = 1e6, suffix: String = " ms") {
-    row([name, graph, f(stats.median / unit, 3) + suffix, f(stats.p99 / unit, 3) + suffix,
-         f(stats.minimum / unit, 3) + suffix, "\(stats.count)"])
-}
-let compile = CompileWorkload()
-let denseName = "\(compile.graph.apps.count) apps, \(compile.graph.connections.count) connections"
-let controlBudget: Duration = quick ? .milliseconds(300) : .seconds(2)
-controlRow("NodeInstances.slots (all new)", denseName, measure(warmup: 2, minimumSamples: 5, budget: controlBudget) {
-    _ = compile.makeSlots()
-})
-let pool = NodeInstances(sampleRate: sampleRate, maximumFrames: compile.maximumFrames)
-_ = compile.makeSlots(pool)
-controlRow("NodeInstances.slots (all reused)", denseName, measure(warmup: 2, minimumSamples: 5, budget: controlBudget) {
-    _ = compile.makeSlots(pool)
-})
-let slots = compile.makeSlots()
-var generation: UInt64 = 1
-controlRow("PlanCompiler.compile", denseName, measure(warmup: 2, minimumSamples: 5, budget: controlBudget) {
-    generation &+= 1
-    _ = compile.compile(slots, generation: generation)
-})
-controlRow("slots (new) + compile", denseName, measure(warmup: 2, minimumSamples: 5, budget: controlBudget) {
-    generation &+= 1
-    _ = compile.compile(compile.makeSlots(), generation: generation)
-})
-do {
-    // Publishing the same two plans in turn: the retired list keeps its capacity after collect,
-    // so the batch measures the exchange and the retire-append, not array growth.
-    let exchange = PlanExchange()
-    let plans = [compile.compile(slots, generation: 1), compile.compile(slots, generation: 2)]
-    let batch = 100
-    let clock = ContinuousClock()
-    var samples: [Double] = []
-    for round in 0..<2_000 {
-        let start = clock.now
-        for index in 0..<batch { exchange.publish(plans[index & 1]) }
-        let elapsed = nanoseconds(clock.now - start)
-        exchange.collect(audioStopped: true)
-        if round >= 20 { samples.append(elapsed / Double(batch)) }
-    }
-    controlRow("PlanExchange.publish", "(per call)", Stats(samples), unit: 1, suffix: " ns")
-    let empty = measure(budget: .milliseconds(50)) {}
-    print("| (clock read overhead per sample, for scale) | | \(f(empty.median, 0)) ns | | | |")
-}
-do {
-    let (text, sources) = GraphGenerator.graphText(atLeast: 1 << 20)
-    let graph = GraphGenerator.load(text)
-    let name = "\(f(Double(text.utf8.count) / 1_048_576, 2)) MiB: \(graph.apps.count) apps, \(graph.connections.count) connections"
-    _ = sources
-    controlRow("GraphFile.load(text:) 1 MB", name, measure(warmup: 1, minimumSamples: 5, budget: controlBudget * 2) {
-        _ = GraphFile.load(text: text, file: "big.json", registry: BuiltinNodes.registry)
-    })
-    let denseText = GraphGenerator.denseGraph(sources: 983, mixers: 16, fanOut: 5)
-    controlRow("GraphFile.load(text:)", "\(denseName) (\(denseText.utf8.count / 1024) KiB)",
-               measure(warmup: 1, minimumSamples: 5, budget: controlBudget) {
-        _ = GraphFile.load(text: denseText, file: "dense.json", registry: BuiltinNodes.registry)
-    })
-}
-do {
-    // What `iaa apply` does on the control side for a one-connection change: validate the new
-    // text, reuse every running node, compile, publish. (The engine adds the diff, a few
-    // microseconds, and JACK's connect calls for JACK connections that changed: none here.)
-    let apply = ApplyWorkload()
-    controlRow("apply: one connection removed", "\(denseName) (validate + reuse + compile + publish)",
-               measure(warmup: 1, minimumSamples: 5, budget: controlBudget) { apply.run() })
-}
+// `iaa-bench render` stops here (run.sh measures the control side in a second process).
+if arguments.first != "render" { controlSide() }

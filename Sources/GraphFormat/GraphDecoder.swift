@@ -3,7 +3,7 @@ import Foundation
 import LocatedJSON
 import Yams
 
-/// Turns a graph, timeline or grants file's text into a located ``JSONNode`` tree, or into
+/// Turns a graph, timeline or grants file's text into a located ``JSONNode`` document, or into
 /// located syntax errors.
 ///
 /// Files are JSON, read by ``JSONReader`` (which reports what JSON forbids: trailing commas,
@@ -11,7 +11,7 @@ import Yams
 /// `.yml` is read by Yams. The one file of GraphFormat that imports Foundation and Yams: everything
 /// after it works on ``JSONNode``.
 enum GraphDecoder {
-    /// The decoded tree (nil when the text cannot be parsed) and every syntax finding.
+    /// The decoded document (nil when the text cannot be parsed) and every syntax finding.
     struct Result {
         var root: JSONNode?
         var diagnostics: [Diagnostic]
@@ -60,7 +60,8 @@ enum GraphDecoder {
         return Result(root: read.root, diagnostics: diagnostics)
     }
 
-    /// YAML files (`.yaml`, `.yml`) go through Yams, whose tree becomes the same ``JSONNode``s.
+    /// YAML files (`.yaml`, `.yml`) go through Yams, whose tree becomes the same ``JSONNode``s
+    /// (on a tape made from values).
     private static func decodeYAML(text: String, file: String, emptyHint: String) -> Result {
         // Yams recurses once per level and would run out of stack.
         if let tooDeep = YAMLDepthGuard.firstTooDeep(text) {

@@ -69,7 +69,7 @@ extension JackIntegration {
             let level = SignalAnalysis.goertzelMagnitude(samples: granted, frequency: 1_000, sampleRate: 48_000)
             #expect(abs(level - 0.5) < 0.01, "the granted app hears 1 kHz at \(level)")
             let denied = try recordWithOutsideTone(graph: "Tests/Fixtures/graphs/live/mic-denied.json", client: "t-mic-no",
-                                                   inputs: ["recorder.in"], outputs: ["recorder.out"])[0]
+                                                   inputs: ["recorder.in"], outputs: ["recorder.out"], hearsTone: false)[0]
             #expect(SignalAnalysis.isExactlySilent(denied), "the app without the grant must record silence")
         }
 
@@ -106,7 +106,13 @@ extension JackIntegration {
 /// Runs `graph` as client `client`, feeds its `inputs` from an outside JACK program playing 1 kHz
 /// at amplitude 0.5 (a second engine), records its `outputs` for a second with `jack_rec`, and
 /// returns each channel without the first 0.1 s (cycles before the connection settles).
-func recordWithOutsideTone(graph: String, client: String, inputs: [String], outputs: [String]) throws -> [[Float]] {
+///
+/// The engine learns of a connection made from outside on JACK's notification thread, which a
+/// loaded machine can hold back past any fixed wait: a take whose start does not yet carry the
+/// 1 kHz its end carries is recorded again (at most five takes; the caller's checks then judge
+/// the last). `hearsTone: false` (an app that must record silence) takes one.
+func recordWithOutsideTone(graph: String, client: String, inputs: [String], outputs: [String],
+                           hearsTone: Bool = true) throws -> [[Float]] {
     let directory = try JackHarness.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let source = try EngineProcess(graph: Repository.path("Tests/Fixtures/graphs/live/tone-source.json"), client: "\(client)-src")
@@ -119,7 +125,15 @@ func recordWithOutsideTone(graph: String, client: String, inputs: [String], outp
     }
     usleep(200_000)
     let file = directory.appendingPathComponent("recorded.wav").path
-    let record = try runCommand("jack_rec", ["-f", file, "-d", "1"] + outputs.map { "\(client):\($0)" })
-    #expect(record.status == 0, "jack_rec failed: \(record.stderr)")
-    return try SoundFileReader(path: file).readAll().map { Array($0.dropFirst(4_800)) }
+    for take in 1...5 {
+        let record = try runCommand("jack_rec", ["-f", file, "-d", "1"] + outputs.map { "\(client):\($0)" })
+        #expect(record.status == 0, "jack_rec failed: \(record.stderr)")
+        let channels = try SoundFileReader(path: file).readAll().map { Array($0.dropFirst(4_800)) }
+        guard hearsTone, take < 5, let first = channels.first, first.count >= 9_600 else { return channels }
+        // 0.1 s windows hold whole periods of 1 kHz (and of the graphs' 440 Hz) at 48 kHz.
+        let start = SignalAnalysis.goertzelMagnitude(samples: Array(first.prefix(4_800)), frequency: 1_000, sampleRate: 48_000)
+        let end = SignalAnalysis.goertzelMagnitude(samples: Array(first.suffix(4_800)), frequency: 1_000, sampleRate: 48_000)
+        if end > 0.05, abs(start - end) < end * 0.02 { return channels }
+    }
+    return []
 }

@@ -45,6 +45,7 @@ public struct JSONReader {
         case value(closingAllowed: Bool)
         /// A key, or (`closingAllowed`) the `}` of an empty object.
         case key(closingAllowed: Bool)
+        /// A key read without its colon after it (the key reads the colon when there is one).
         case colon
         case afterValue
     }

@@ -49,7 +49,7 @@ struct NameIndex {
     /// The same for a name given as bytes (a key that is not text: a connection's ends).
     @discardableResult
     mutating func insert(_ name: UnsafeBufferPointer<UInt8>, in namespace: Int = 0, _ value: Int) -> Int {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
         return storage.insert(name, namespace, value)
     }
 }
@@ -81,21 +81,18 @@ extension NameIndex {
             bytes.deallocate()
         }
 
-        func copy() -> Storage {
-            let copy = Storage(capacity: entryCapacity)
-            copy.slots.deallocate()
-            copy.slots = .allocate(capacity: slots.count)
-            _ = copy.slots.initialize(from: slots)
-            copy.entries.initialize(from: entries, count: entryCount)
-            copy.entryCount = entryCount
-            if byteCount > copy.byteCapacity {
-                copy.bytes.deallocate()
-                copy.bytes = .allocate(capacity: byteCapacity)
-                copy.byteCapacity = byteCapacity
-            }
-            copy.bytes.update(from: bytes, count: byteCount)
-            copy.byteCount = byteCount
-            return copy
+        /// A copy of `other`, its buffers the same size.
+        init(copying other: Storage) {
+            slots = .allocate(capacity: other.slots.count)
+            _ = slots.initialize(from: other.slots)
+            entryCapacity = other.entryCapacity
+            entries = .allocate(capacity: entryCapacity)
+            entries.initialize(from: other.entries, count: other.entryCount)
+            entryCount = other.entryCount
+            byteCapacity = other.byteCapacity
+            bytes = .allocate(capacity: byteCapacity)
+            bytes.initialize(from: other.bytes, count: other.byteCount)
+            byteCount = other.byteCount
         }
 
         /// The slot holding `name`, or the empty slot where it would go.

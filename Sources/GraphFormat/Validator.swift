@@ -36,8 +36,6 @@ public struct Validator {
     var apps: [ResolvedApp] = []
     /// First app with each id, by index into `apps`.
     var appIndex: NameIndex
-    /// The node type the last app had.
-    var lastType: NodeType?
     var connections: [Connection] = []
     /// The place of each of `connections` in the description, for "already connected" errors.
     var connectionSources: [Int] = []
@@ -169,9 +167,7 @@ public struct Validator {
                        "\(ProgramBinding.nodeTypeID) is what a \"program\" block makes; it is not written as a plugin",
                        hint: "write \"program\": { \"jackClient\": \"NAME\" } instead of \"plugin\"")
         } else if let plugin = app.plugin {
-            // Apps of one type usually come together: the last type found is tried first, since
-            // hashing the id (`builtin:oscillator`) cost more than comparing it.
-            type = lastType?.id == plugin ? lastType : registry[plugin]
+            type = registry[plugin]
             var reported = false
             if type == nil, !plugin.hasPrefix("builtin:"), let resolver = registry.resolver {
                 switch resolver(plugin, Self.directory(of: file)) {
@@ -187,7 +183,6 @@ public struct Validator {
                                ?? "known types: " + registry.ids.joined(separator: ", "))
             }
         }
-        if let type { lastType = type }
         let (configuration, parameters) = isProgram ? (programConfiguration, [])
             : type.map { values(of: app, type: $0) } ?? (NodeConfiguration(), [])
         if let type { checkPluginEntitlements(of: app, id: id, type: type) }

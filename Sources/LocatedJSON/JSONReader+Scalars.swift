@@ -183,15 +183,11 @@ extension JSONReader {
         let start = index
         var end = index
         while let byte = current {
+            if Self.endsWord(byte) { return start..<end }
             switch byte {
-            case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "{"),
-                 UInt8(ascii: "\""), UInt8(ascii: "#"), 0x0A, 0x0D:
-                return start..<end
             case UInt8(ascii: ":"):
                 let next = index + 1 < bytes.count ? bytes[index + 1] : 0x20
                 if next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D { return start..<end }
-            case 0x00..<0x20 where byte != 0x09, 0x7F:
-                return start..<end
             case 0x20, 0x09:
                 // Spaces before what ends a word anyway (`0.25 }`, the common case) end it here.
                 var next = index + 1

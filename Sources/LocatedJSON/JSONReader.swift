@@ -43,10 +43,8 @@ public struct JSONReader {
     enum State {
         /// A value, or (`closingAllowed`) the `]` of an empty array.
         case value(closingAllowed: Bool)
-        /// A key, or (`closingAllowed`) the `}` of an empty object.
+        /// A key and its colon, or (`closingAllowed`) the `}` of an empty object.
         case key(closingAllowed: Bool)
-        /// A key read without its colon after it (the key reads the colon when there is one).
-        case colon
         case afterValue
     }
 
@@ -177,14 +175,6 @@ public struct JSONReader {
             case .key(let closingAllowed):
                 guard let next = readKey(closingAllowed: closingAllowed) else { return }
                 state = next
-            case .colon:
-                guard current == UInt8(ascii: ":") else {
-                    let key = stack.last.map { $0.key >= 0 ? text($0.key) : "" } ?? ""
-                    fail(.syntax("expected ':' after the key \"\(key)\""), at: index)
-                    return
-                }
-                advance()
-                state = .value(closingAllowed: false)
             case .afterValue:
                 guard let next = readAfterValue() else { return }
                 state = next
@@ -213,10 +203,7 @@ public struct JSONReader {
 
     /// The text of the string token at `token` (a key, for pointers and messages).
     func text(_ token: Int) -> String {
-        let written = tokens[token]
-        if written.sideText { return strings[Int(written.payload)] }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[written.textStart..<written.textStart + written.textLength]),
-                      as: UTF8.self)
+        tokens[token].text(strings: strings, bytes: bytes)
     }
 
     /// Reads one value, or opens a container; nil when the reading ended.
@@ -288,7 +275,10 @@ public struct JSONReader {
         stack[stack.count - 1].key = token
         // The colon is read here, not by a turn of the reading loop: every member has one.
         skipSpace()
-        guard current == UInt8(ascii: ":") else { return .colon }
+        guard current == UInt8(ascii: ":") else {
+            fail(.syntax("expected ':' after the key \"\(text(token))\""), at: index)
+            return nil
+        }
         advance()
         return .value(closingAllowed: false)
     }
@@ -368,7 +358,7 @@ public struct JSONReader {
                     first = position
                     break
                 }
-                position = nextSibling(afterValue: position + 1)
+                position = tokens[position + 1].indexAfterValue(at: position + 1)
             }
             // Searching is quicker for the small objects graphs are made of; an index for large ones.
             if stack[top].count == 16 {
@@ -376,7 +366,7 @@ public struct JSONReader {
                 var earlier = stack[top].token + 1
                 while earlier < key {
                     index[text(earlier)] = index[text(earlier)] ?? earlier
-                    earlier = nextSibling(afterValue: earlier + 1)
+                    earlier = tokens[earlier + 1].indexAfterValue(at: earlier + 1)
                 }
                 let keyText = text(key)
                 index[keyText] = index[keyText] ?? key
@@ -392,12 +382,6 @@ public struct JSONReader {
             let keyText = text(key)
             stack[top].keyIndex?[keyText] = key
         }
-    }
-
-    /// The token after the value at `index` and its descendants (a container's are all closed).
-    private func nextSibling(afterValue index: Int) -> Int {
-        let token = tokens[index]
-        return token.kind == .array || token.kind == .object ? token.end : index + 1
     }
 
     /// Whether two string tokens hold the same text.

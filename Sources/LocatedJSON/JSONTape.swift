@@ -39,6 +39,19 @@ public final class JSONTape: Sendable {
         var textLength: Int { Int(length) }
         var end: Int { Int(payload) }
         var count: Int { Int(length) }
+
+        /// The index after this token's value and its descendants, this token being at `index`:
+        /// its next sibling, if it has one. (The reader asks it of containers already closed.)
+        @inline(__always)
+        func indexAfterValue(at index: Int) -> Int {
+            kind == .array || kind == .object ? end : index + 1
+        }
+
+        /// A string's or number's text: a side string, or bytes of the document.
+        func text(strings: [String], bytes: UnsafeBufferPointer<UInt8>) -> String {
+            if sideText { return strings[Int(payload)] }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[textStart..<textStart + textLength]), as: UTF8.self)
+        }
     }
 
     /// The document's UTF-8 (empty for a tape built from values).
@@ -66,8 +79,7 @@ public final class JSONTape: Sendable {
     /// The index after `index`'s value and its descendants: its next sibling, if it has one.
     @inline(__always)
     func next(after index: Int) -> Int {
-        let token = tokens[index]
-        return token.kind == .array || token.kind == .object ? token.end : index + 1
+        tokens[index].indexAfterValue(at: index)
     }
 
     func location(of index: Int) -> SourceLocation? {
@@ -110,9 +122,7 @@ public final class JSONTape: Sendable {
     }
 
     func text(_ index: Int) -> String {
-        let token = tokens[index]
-        if token.sideText { return strings[Int(token.payload)] }
-        return withText(index) { String(decoding: $0, as: UTF8.self) }
+        bytes.withUnsafeBufferPointer { tokens[index].text(strings: strings, bytes: $0) }
     }
 
     /// Whether the string at `index` is `text`, compared as bytes.

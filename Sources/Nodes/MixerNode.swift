@@ -1,5 +1,6 @@
 import CKernels
 import NodeKit
+import Synchronization
 
 /// Sums `inputs` mono inputs and applies a smoothed gain to the sum.
 public final class MixerNode: AudioNode {
@@ -29,12 +30,19 @@ public final class MixerNode: AudioNode {
 
     /// The ports of a mixer with `inputs` inputs.
     public static func layout(inputs: Int) -> NodeLayout {
-        inputsSpec.range.contains(inputs) ? layouts[inputs - inputsSpec.range.lowerBound] : makeLayout(inputs: inputs)
+        guard inputsSpec.range.contains(inputs) else { return makeLayout(inputs: inputs) }
+        let slot = inputs - inputsSpec.range.lowerBound
+        if let made = layouts.withLock({ $0[slot] }) { return made }
+        let made = makeLayout(inputs: inputs)
+        layouts.withLock { $0[slot] = made }
+        return made
     }
 
-    /// Every layout the configuration allows, made once: validating a graph asks for one per
-    /// mixer, and naming 64 ports cost more than everything else about the app.
-    private static let layouts = inputsSpec.range.map { makeLayout(inputs: $0) }
+    /// Each layout the configuration allows, made the first time a graph asks for it: validating
+    /// a graph asks for one per mixer, and naming 64 ports cost more than everything else about
+    /// the app. Not all 64 at once, which a small graph with one mixer would pay for at start-up.
+    /// Control side only (validation, plan compiling).
+    private static let layouts = Mutex<[NodeLayout?]>(Array(repeating: nil, count: inputsSpec.range.count))
 
     private static func makeLayout(inputs: Int) -> NodeLayout {
         NodeLayout(

@@ -6,8 +6,9 @@ import AudioGraph
 /// Parsed as strictly as graph files, with the same located diagnostics, so that `iaa render
 /// --timeline` reports every mistake in one run. The session policy's actions name apps of the
 /// graph that have a session; `midi`, `setParam`, `connect` and `disconnect` name any app (MIDI
-/// only one with a MIDI input); `apply` replaces the graph, and later entries name its apps. What may be refused at run time is left to run time, since a
-/// scenario may test exactly that refusal: an option the category does not accept (the policy),
+/// only one with a MIDI input); `apply` replaces the graph, and later entries name its apps.
+/// What may be refused at run time is left to run time, since a scenario may test exactly that
+/// refusal: an option the category does not accept (the policy),
 /// a connection Inter-App Audio forbids or a disconnection of nothing (the engine).
 public enum TimelineFile {
     /// Loads the file at `path`; a missing or unreadable file is an `io` diagnostic. `registry`

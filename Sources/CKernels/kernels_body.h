@@ -34,6 +34,38 @@ static inline __attribute__((always_inline)) void K(store_upto)(float *p, f8 v, 
     }
 }
 
+/* The finiteness check a node reports with its outputs (NodeKit's OutputCheck): x − x is +0 for
+ * every finite sample and NaN otherwise, so the OR of its bits over everything written is 0 exactly
+ * when all of it is finite. The kernels that write a node's output fold it in while the values are
+ * in registers (one subtract and one OR per eight frames); a separate pass re-reading the buffers
+ * cost a tenth of a voice's render at 64 frames. */
+static inline __attribute__((always_inline)) u8 K(check8)(f8 v) { return (u8)(v - v); }
+
+static inline __attribute__((always_inline)) unsigned K(check1)(float x) {
+    const float difference = x - x;
+    unsigned word;
+    __builtin_memcpy(&word, &difference, sizeof word);
+    return word;
+}
+
+/* The lanes OR-ed together by halving (three shuffles), not lane by lane. */
+static inline __attribute__((always_inline)) unsigned K(reduce_check)(u8 bits) {
+    bits |= __builtin_shufflevector(bits, bits, 4, 5, 6, 7, 4, 5, 6, 7);
+    bits |= __builtin_shufflevector(bits, bits, 2, 3, 2, 3, 2, 3, 2, 3);
+    bits |= __builtin_shufflevector(bits, bits, 1, 1, 1, 1, 1, 1, 1, 1);
+    return bits[0];
+}
+
+/* store_some, returning the check of the lanes it wrote (and only those). */
+static inline __attribute__((always_inline)) unsigned K(store_some_checked)(float *p, f8 v, long count) {
+    unsigned check = 0;
+    for (long lane = 0; lane < count && lane < 8; lane++) {
+        p[lane] = v[lane];
+        check |= K(check1)(v[lane]);
+    }
+    return check;
+}
+
 /* sin(π·x) for eight lanes: the engine's Float kernel (Nodes/SineBlock.swift), operation for
  * operation. Adding 1.5·2²³ rounds x to the nearest integer q, the sign is q's parity (the
  * rounded value's lowest mantissa bit), and an odd degree-9 polynomial in u = x − q ∈ [−½, ½]
@@ -52,9 +84,12 @@ static inline __attribute__((always_inline)) f8 K(sine8)(f8 x, float scale) {
     return (f8)(((u8)(u * series)) ^ parity);
 }
 
-static void K(sine)(float *out, long frames, double start, double increment, const float *offsets, float scale) {
+static unsigned K(sine)(float *out, long frames, double start, double increment, const float *offsets,
+                        float scale) {
     const f8 low = K(load8)(offsets), high = K(load8)(offsets + 8);
     const double shifter = 6755399441055744.0; /* 1.5·2⁵²: rounds a double to a whole number */
+    u8 bits = (u8){0};
+    unsigned check = 0;
     for (long frame = 0; frame < frames; frame += 16) {
         double cycles = start + (double)frame * increment;
         cycles = cycles - ((cycles + shifter) - shifter);
@@ -62,13 +97,16 @@ static void K(sine)(float *out, long frames, double start, double increment, con
         const f8 first = K(sine8)(low + block, scale);
         const long left = frames - frame;
         if (left >= 16) {
+            const f8 second = K(sine8)(high + block, scale);
             K(store8)(out + frame, first);
-            K(store8)(out + frame + 8, K(sine8)(high + block, scale));
+            K(store8)(out + frame + 8, second);
+            bits |= K(check8)(first) | K(check8)(second);
         } else {
-            K(store_some)(out + frame, first, left);
-            if (left > 8) K(store_some)(out + frame + 8, K(sine8)(high + block, scale), left - 8);
+            check |= K(store_some_checked)(out + frame, first, left);
+            if (left > 8) check |= K(store_some_checked)(out + frame + 8, K(sine8)(high + block, scale), left - 8);
         }
     }
+    return check | (frames >= 16 ? K(reduce_check)(bits) : 0);
 }
 
 static void K(scale)(const float *in, float *out, long frames, float gain) {
@@ -77,13 +115,29 @@ static void K(scale)(const float *in, float *out, long frames, float gain) {
     for (; frame < frames; frame++) out[frame] = in[frame] * gain;
 }
 
-static void K(scale_ramp)(const float *in, float *out, long frames, float start, float step, long ramp_frames,
-                          float end) {
+static unsigned K(scale_ramp)(const float *in, float *out, long frames, float start, float step, long ramp_frames,
+                              float end) {
     const long ramped = ramp_frames < frames ? ramp_frames : frames;
+    unsigned check = 0;
     long frame = 0;
-    for (; frame < ramped; frame++) out[frame] = in[frame] * (start + step * (float)frame);
-    for (; frame + 8 <= frames; frame += 8) K(store8)(out + frame, K(load8)(in + frame) * end);
-    for (; frame < frames; frame++) out[frame] = in[frame] * end;
+    for (; frame < ramped; frame++) {
+        out[frame] = in[frame] * (start + step * (float)frame);
+        check |= K(check1)(out[frame]);
+    }
+    if (frame + 8 <= frames) {
+        u8 bits = (u8){0};
+        for (; frame + 8 <= frames; frame += 8) {
+            const f8 y = K(load8)(in + frame) * end;
+            K(store8)(out + frame, y);
+            bits |= K(check8)(y);
+        }
+        check |= K(reduce_check)(bits);
+    }
+    for (; frame < frames; frame++) {
+        out[frame] = in[frame] * end;
+        check |= K(check1)(out[frame]);
+    }
+    return check;
 }
 
 /* Lanes shifted up by `by` (1, 2 or 4), zeros coming in. */
@@ -92,41 +146,68 @@ static void K(scale_ramp)(const float *in, float *out, long frames, float start,
 #define IAA_SHIFT4(v) __builtin_shufflevector(v, (f8){0}, 8, 8, 8, 8, 0, 1, 2, 3)
 
 /* Eight frames per block: u = G·(x + x[−1]), z[k] = Σ_{j≤k} c^(k−j)·u[j] as a prefix scan in three
- * shift-multiply-add steps, y = z + c^(k+1)·y[−1]; only that last step waits for the previous
- * block, so the serial chain is one multiply-add per eight frames (Nodes/OnePoleLowpass.swift). */
-static void K(onepole)(iaa_onepole *state, const float *in, float *out, long frames) {
+ * shift-multiply-add steps, y = z + c^(k+1)·y[−1]. Blocks go in pairs: the second block's
+ * y = (z₂ + c^(k+1)·z₁[7]) + c^(k+9)·y[−1], so both wait only for the y[−1] before the pair and the
+ * serial chain is one multiply-add and one lane broadcast per sixteen frames, not per eight (it
+ * was a third of a voice's time at 64 frames: the scan itself overlaps, the chain cannot)
+ * (Nodes/OnePoleLowpass.swift). y[−1] stays a vector of eight equal lanes between pairs. */
+static inline __attribute__((always_inline)) f8 K(onepole_scan)(f8 x, float x1, float G, float c, float c2, float c4) {
+    f8 previous = IAA_SHIFT1(x);
+    previous[0] = x1;
+    f8 z = G * (x + previous);
+    z = z + c * IAA_SHIFT1(z);
+    z = z + c2 * IAA_SHIFT2(z);
+    return z + c4 * IAA_SHIFT4(z);
+}
+
+static unsigned K(onepole)(iaa_onepole *state, const float *in, float *out, long frames) {
     const float G = state->gain, c = state->feedback;
-    const f8 powers = K(load8)(state->powers);
+    const f8 powers = K(load8)(state->powers), further = K(load8)(state->powers + 8);
     const float c2 = c * c, c4 = c2 * c2;
-    float x1 = state->previous_input, y1 = state->previous_output;
+    float x1 = state->previous_input;
+    f8 y1 = (f8){0} + state->previous_output;
+    u8 bits = (u8){0};
     long frame = 0;
-    for (; frame + 8 <= frames; frame += 8) {
-        const f8 x = K(load8)(in + frame);
-        f8 previous = IAA_SHIFT1(x);
-        previous[0] = x1;
-        f8 z = G * (x + previous);
-        z = z + c * IAA_SHIFT1(z);
-        z = z + c2 * IAA_SHIFT2(z);
-        z = z + c4 * IAA_SHIFT4(z);
-        const f8 y = z + powers * y1;
-        K(store8)(out + frame, y);
-        x1 = x[7];
-        y1 = y[7];
+    for (; frame + 16 <= frames; frame += 16) {
+        const f8 xa = K(load8)(in + frame), xb = K(load8)(in + frame + 8);
+        const f8 za = K(onepole_scan)(xa, x1, G, c, c2, c4);
+        const f8 zb = K(onepole_scan)(xb, xa[7], G, c, c2, c4);
+        const f8 wb = zb + powers * __builtin_shufflevector(za, za, 7, 7, 7, 7, 7, 7, 7, 7);
+        const f8 ya = za + powers * y1, yb = wb + further * y1;
+        K(store8)(out + frame, ya);
+        K(store8)(out + frame + 8, yb);
+        bits |= K(check8)(ya) | K(check8)(yb);
+        x1 = xb[7];
+        y1 = __builtin_shufflevector(yb, yb, 7, 7, 7, 7, 7, 7, 7, 7);
     }
+    if (frame + 8 <= frames) {
+        const f8 x = K(load8)(in + frame);
+        const f8 y = K(onepole_scan)(x, x1, G, c, c2, c4) + powers * y1;
+        K(store8)(out + frame, y);
+        bits |= K(check8)(y);
+        x1 = x[7];
+        y1 = __builtin_shufflevector(y, y, 7, 7, 7, 7, 7, 7, 7, 7);
+        frame += 8;
+    }
+    unsigned check = frames >= 8 ? K(reduce_check)(bits) : 0;
+    float y = y1[0];
     for (; frame < frames; frame++) {
         const float x = in[frame];
-        const float y = c * y1 + G * (x + x1);
+        y = c * y + G * (x + x1);
         x1 = x;
-        y1 = y;
         out[frame] = y;
+        check |= K(check1)(y);
     }
     state->previous_input = x1;
-    state->previous_output = y1;
+    state->previous_output = y;
+    return check;
 }
 
 /* Thirty-two frames at a time: four vectors of sums stay in registers while every input is added,
  * so `out` is written once, not once per input. */
-static void K(sum)(const float *const *inputs, long count, float *out, long frames, float gain) {
+static unsigned K(sum)(const float *const *inputs, long count, float *out, long frames, float gain) {
+    u8 bits = (u8){0};
+    unsigned check = 0;
     long frame = 0;
     for (; frame + 32 <= frames; frame += 32) {
         const float *first = inputs[0] + frame;
@@ -148,12 +229,16 @@ static void K(sum)(const float *const *inputs, long count, float *out, long fram
         K(store8)(out + frame + 8, b);
         K(store8)(out + frame + 16, c);
         K(store8)(out + frame + 24, d);
+        bits |= K(check8)(a) | K(check8)(b) | K(check8)(c) | K(check8)(d);
     }
+    if (frames >= 32) check = K(reduce_check)(bits);
     for (; frame < frames; frame++) {
         float total = inputs[0][frame];
         for (long index = 1; index < count; index++) total += inputs[index][frame];
         out[frame] = gain != 1 ? total * gain : total;
+        check |= K(check1)(out[frame]);
     }
+    return check;
 }
 
 static void K(mix)(const float *first, const iaa_mix_source *sources, long count, float *out, long frames) {

@@ -21,11 +21,14 @@ public struct ProcessContext: BitwiseCopyable {
     public let transport: HostTransport
     /// Where the node may ask the host to play, stop or toggle recording.
     public let transportRequests: TransportRequestCell
+    /// Where a node that checks its own outputs for NaN and infinity says what it found, so the
+    /// host need not read them again (optional: see ``OutputCheck``).
+    public let outputCheck: OutputCheck
 
     public init(frames: Int, sampleRate: Double, sampleTime: Int64,
                 inputs: AudioInputs, outputs: AudioOutputs, parameters: ParameterRamps,
                 midi: MIDIEvents = .none, transport: HostTransport = .stopped,
-                transportRequests: TransportRequestCell = .none) {
+                transportRequests: TransportRequestCell = .none, outputCheck: OutputCheck = .none) {
         self.frames = frames
         self.sampleRate = sampleRate
         self.sampleTime = sampleTime
@@ -35,6 +38,38 @@ public struct ProcessContext: BitwiseCopyable {
         self.midi = midi
         self.transport = transport
         self.transportRequests = transportRequests
+        self.outputCheck = outputCheck
+    }
+}
+
+/// A node's own finiteness check of its outputs for one cycle.
+///
+/// The host mutes a node that writes NaN or infinity. To find one it reads every output again
+/// after `process`, unless the node reports that it checked what it wrote: the OR of the bit
+/// patterns of `x - x` over every frame of every output (0 when every sample is finite, since
+/// `x - x` is +0 for a finite `x` and NaN otherwise). The built-in kernels compute it while the
+/// samples are still in registers, which costs next to nothing; the host's second pass over the
+/// buffers cost a tenth of a small node's time. A node that does not report is checked by the
+/// host as before, so reporting is an optimisation, never a duty.
+public struct OutputCheck: BitwiseCopyable {
+    @usableFromInline let cell: UnsafeMutablePointer<UInt64>?
+
+    /// What the host stores in the cell before `process`: no report yet.
+    public static let unreported: UInt64 = 1 << 32
+
+    public init(cell: UnsafeMutablePointer<UInt64>?) {
+        self.cell = cell
+    }
+
+    public static var none: OutputCheck { OutputCheck(cell: nil) }
+
+    /// Reports the check over everything this node wrote this cycle; reports from one cycle
+    /// accumulate (a node with two outputs may report each). It must cover every frame of every
+    /// output: a node that wrote some samples another way does not report.
+    /// - Realtime: safe.
+    @inlinable public func report(_ bits: UInt32) {
+        guard let cell else { return }
+        cell.pointee = (cell.pointee & 0xFFFF_FFFF) | UInt64(bits)
     }
 }
 

@@ -34,6 +34,7 @@ public final class GainNode: AudioNode {
             ? context.parameters[Parameter.gain] : .constant(Self.defaultGain)
 
         // One kernel for both: a steady gain is a ramp of 0 frames.
-        iaa_kernels().pointee.scale_ramp(input, output, frames, gain.start, gain.step, gain.rampFrames, gain.end)
+        context.outputCheck.report(
+            iaa_kernels().pointee.scale_ramp(input, output, frames, gain.start, gain.step, gain.rampFrames, gain.end))
     }
 }

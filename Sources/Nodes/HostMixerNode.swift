@@ -87,7 +87,7 @@ public final class HostMixerNode: AudioNode {
 
         let gain = context.parameters.count > Parameter.gain
             ? context.parameters[Parameter.gain] : .constant(Self.defaultGain)
-        iaa_kernels().pointee.scale_ramp(source, output, frames, gain.start, gain.step, gain.rampFrames, gain.end)
+        _ = iaa_kernels().pointee.scale_ramp(source, output, frames, gain.start, gain.step, gain.rampFrames, gain.end)
     }
 
     /// Writes the sum of the first `count` inputs into `destination` (silence for none).
@@ -98,6 +98,6 @@ public final class HostMixerNode: AudioNode {
             return
         }
         // One pass over `destination` for all inputs (CKernels' `sum`).
-        iaa_kernels().pointee.sum(inputs.pointers, count, destination, frames, 1)
+        _ = iaa_kernels().pointee.sum(inputs.pointers, count, destination, frames, 1)
     }
 }

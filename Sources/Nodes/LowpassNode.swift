@@ -59,7 +59,7 @@ public final class LowpassNode: AudioNode {
                 filter.setCutoff(Double(cutoff.end), sampleRate: sampleRate)
                 preparedCutoff = cutoff.end
             }
-            filter.render(input, into: output, frames: frames)
+            context.outputCheck.report(filter.render(input, into: output, frames: frames))
         } else {
             for frame in 0..<frames {
                 let (gain, feedback) = OnePoleLowpass.coefficients(cutoff: Double(cutoff[frame]), sampleRate: sampleRate)

@@ -78,9 +78,12 @@ public final class MixerNode: AudioNode {
         // Every input summed and a steady gain applied in one pass over `out` (blocks of 32 frames
         // held in registers), instead of a copy and one read-modify-write pass per input.
         let kernels = iaa_kernels().pointee
-        kernels.sum(context.inputs.pointers, count, output, frames, gain.isSteady ? gain.end : 1)
-        if !gain.isSteady {
-            kernels.scale_ramp(output, output, frames, gain.start, gain.step, gain.rampFrames, gain.end)
+        let check = kernels.sum(context.inputs.pointers, count, output, frames, gain.isSteady ? gain.end : 1)
+        if gain.isSteady {
+            context.outputCheck.report(check)
+        } else {
+            context.outputCheck.report(kernels.scale_ramp(output, output, frames, gain.start, gain.step,
+                                                          gain.rampFrames, gain.end))
         }
     }
 }

@@ -8,8 +8,10 @@ import CKernels
 /// latency each. Over a block of eight frames, y[k] = c^(k+1)·y[−1] + z[k] with
 /// z[k] = Σ_{j≤k} c^(k−j)·u[j], and z needs no earlier block: it is a prefix scan in three steps
 /// (z += c·z shifted by one lane, then c²·z by two, then c⁴·z by four). Only c^(k+1)·y[−1] waits
-/// for the previous block, so the serial chain is one multiply-add per eight frames. The block
-/// loop is CKernels' `onepole` (AVX2+FMA when the CPU has it); this struct holds its state.
+/// for the previous block. The kernel takes blocks in pairs and writes the second's y[−1] term
+/// through the first (c^(k+1)·z₁[7] + c^(k+9)·y[−1]), so the serial chain is one multiply-add per
+/// sixteen frames. The block loop is CKernels' `onepole` (AVX2+FMA when the CPU has it); this
+/// struct holds its state.
 ///
 /// The state lives behind a pointer the owning node allocates once (`init`) and frees in its
 /// `deinit` (`deallocate`): handing the kernel `&state` of a struct inside a class cost a dynamic
@@ -50,9 +52,11 @@ struct OnePoleLowpass {
         let (g, c) = Self.coefficients(cutoff: cutoff, sampleRate: sampleRate)
         state.pointee.gain = Float(g)
         state.pointee.feedback = Float(c)
-        let c2 = c * c, c4 = c2 * c2
+        let c2 = c * c, c4 = c2 * c2, c8 = c4 * c4
         state.pointee.powers = (Float(c), Float(c2), Float(c2 * c), Float(c4),
-                        Float(c4 * c), Float(c4 * c2), Float(c4 * c2 * c), Float(c4 * c4))
+                                Float(c4 * c), Float(c4 * c2), Float(c4 * c2 * c), Float(c8),
+                                Float(c8 * c), Float(c8 * c2), Float(c8 * c2 * c), Float(c8 * c4),
+                                Float(c8 * c4 * c), Float(c8 * c4 * c2), Float(c8 * c4 * c2 * c), Float(c8 * c8))
     }
 
     /// Filters one sample with explicit coefficients (for a moving cutoff).
@@ -66,9 +70,10 @@ struct OnePoleLowpass {
     }
 
     /// Filters `frames` frames at the cutoff of the last `setCutoff`. The output may be the
-    /// input's own buffer: each block is read whole before it is written.
+    /// input's own buffer: each block is read whole before it is written. Returns the output's
+    /// finiteness check (NodeKit's `OutputCheck`).
     /// - Realtime: safe.
-    func render(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, frames: Int) {
+    func render(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, frames: Int) -> UInt32 {
         iaa_kernels().pointee.onepole(state, input, output, frames)
     }
 

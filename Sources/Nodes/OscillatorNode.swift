@@ -73,11 +73,14 @@ public final class OscillatorNode: AudioNode {
             // offset, also reduced, so every lane's phase lies within [−1, 1] cycle, where a
             // `Float` resolves 6e-8 cycles. A steady amplitude goes into the polynomial's
             // coefficients; a ramp multiplies afterwards.
+            // The last kernel to write the output reports its finiteness check.
             let kernels = iaa_kernels().pointee
-            kernels.sine(output, frames, start, increment, laneOffsets, amplitude.isSteady ? amplitude.end : 1)
-            if !amplitude.isSteady {
-                kernels.scale_ramp(output, output, frames, amplitude.start, amplitude.step, amplitude.rampFrames,
-                                   amplitude.end)
+            let check = kernels.sine(output, frames, start, increment, laneOffsets, amplitude.isSteady ? amplitude.end : 1)
+            if amplitude.isSteady {
+                context.outputCheck.report(check)
+            } else {
+                context.outputCheck.report(kernels.scale_ramp(output, output, frames, amplitude.start, amplitude.step,
+                                                              amplitude.rampFrames, amplitude.end))
             }
             phase = cycleFraction(start + Double(frames) * increment)
         } else {

@@ -121,7 +121,7 @@ public final class PolySynthNode: AudioNode {
         renderVoices(into: output, position..<frames, sustain: sustain, saw: saw)
 
         let gain = parameters.count > Parameter.gain ? parameters[Parameter.gain] : .constant(Self.defaultGain)
-        iaa_kernels().pointee.scale_ramp(output, output, frames, gain.start, gain.step, gain.rampFrames, gain.end)
+        _ = iaa_kernels().pointee.scale_ramp(output, output, frames, gain.start, gain.step, gain.rampFrames, gain.end)
     }
 
     /// Adds the sounding voices into frames `range` of `output`, with the kernel (AVX2+FMA when

@@ -60,7 +60,7 @@ struct KernelSetTests {
                 let increment = 0.013_7, start = -0.31
                 let offsets = (0..<16).map { Float(2 * cycleFraction(Double($0) * increment)) }
                 var out = [Float](repeating: .nan, count: frames)
-                table.sine(&out, frames, start, increment, offsets, 1)
+                #expect(table.sine(&out, frames, start, increment, offsets, 1) == 0, "\(name): every sample finite")
                 for frame in 0..<frames {
                     let exact = sin(2 * Double.pi * (start + Double(frame) * increment))
                     #expect(abs(Double(out[frame]) - exact) < 1e-6, "\(name), \(frames) frames, frame \(frame)")
@@ -91,12 +91,12 @@ struct KernelSetTests {
                     offsets[lane] = phase
                     phase = phase.nextUp
                 }
-                table.sine(&out, 16, 0, 0, offsets, 1)
+                #expect(table.sine(&out, 16, 0, 0, offsets, 1) == 0)
                 largest = max(largest, out.max()!)
             }
             #expect(largest <= 1, "\(name)")
             let offsets = [Float](repeating: 0.5, count: 16)
-            table.sine(&out, 16, 0, 0, offsets, 0.25)
+            #expect(table.sine(&out, 16, 0, 0, offsets, 0.25) == 0)
             #expect(out.allSatisfy { abs($0 - 0.25) <= 1e-7 }, "\(name)")
         }
     }
@@ -116,7 +116,7 @@ struct KernelSetTests {
                 state.feedback = Float(feedback)
                 var power = 1.0
                 withUnsafeMutableBytes(of: &state.powers) { raw in
-                    for k in 0..<8 {
+                    for k in 0..<16 {
                         power *= feedback
                         raw.storeBytes(of: Float(power), toByteOffset: k * 4, as: Float.self)
                     }
@@ -125,7 +125,7 @@ struct KernelSetTests {
                 for call in 0..<4 {
                     let input = Self.signal(Double(call + 1), frames: frames)
                     var out = [Float](repeating: .nan, count: frames)
-                    table.onepole(&state, input, &out, frames)
+                    #expect(table.onepole(&state, input, &out, frames) == 0, "\(name): every sample finite")
                     for frame in 0..<frames {
                         y1 = feedback * y1 + gain * (Double(input[frame]) + x1)
                         x1 = Double(input[frame])
@@ -174,7 +174,7 @@ struct KernelSetTests {
                 table.scale(a, &out, frames, 0.3)
                 #expect(zip(out, a).allSatisfy { abs(Double($0) - 0.3 * Double($1)) < 1e-6 }, "\(name) scale \(frames)")
                 let rampFrames = frames / 2
-                table.scale_ramp(a, &out, frames, 1, -0.01, rampFrames, 0.25)
+                #expect(table.scale_ramp(a, &out, frames, 1, -0.01, rampFrames, 0.25) == 0)
                 for frame in 0..<frames {
                     let factor = frame < rampFrames ? 1 - 0.01 * Double(frame) : 0.25
                     #expect(abs(Double(out[frame]) - factor * Double(a[frame])) < 1e-6, "\(name) ramp \(frames)@\(frame)")
@@ -183,7 +183,7 @@ struct KernelSetTests {
                     b.withUnsafeBufferPointer { pb in
                         c.withUnsafeBufferPointer { pc in
                             let inputs = [pa.baseAddress!, pb.baseAddress!, pc.baseAddress!]
-                            table.sum(inputs, 3, &out, frames, 0.5)
+                            #expect(table.sum(inputs, 3, &out, frames, 0.5) == 0)
                             for frame in 0..<frames {
                                 let exact = 0.5 * (Double(a[frame]) + Double(b[frame]) + Double(c[frame]))
                                 #expect(abs(Double(out[frame]) - exact) < 1e-6, "\(name) sum \(frames)@\(frame)")
@@ -217,6 +217,49 @@ struct KernelSetTests {
                         #expect(table.nonfinite(buffer, frames) != 0, "\(name), \(bad) at \(frame) of \(frames)")
                     }
                     buffer[frame] = kept
+                }
+            }
+        }
+    }
+
+    @Test("sine, scale_ramp, onepole and sum return nonfinite's answer for what they wrote, a bad sample at any frame")
+    func outputChecks() {
+        let g = tan(Double.pi * 2_500 / 48_000), gain = Float(g / (1 + g)), feedback = 1 - 2 * gain
+        for (name, table) in Self.sets {
+            for frames in Self.frameCounts {
+                let a = Self.signal(1, frames: frames), b = Self.signal(2, frames: frames)
+                var out = [Float](repeating: 0, count: frames)
+                let offsets = (0..<16).map { Float(2 * 0.01 * Double($0)) }
+                for scale in [Float(0.5), .infinity, .nan] {
+                    let check = table.sine(&out, frames, 0.2, 0.01, offsets, scale)
+                    #expect((check == 0) == scale.isFinite, "\(name) sine × \(scale), \(frames) frames")
+                    #expect((check == 0) == (table.nonfinite(out, frames) == 0), "\(name) sine × \(scale), \(frames) frames")
+                }
+                for frame in [0, frames / 2, frames - 1] {
+                    for bad in [Float.nan, .infinity] {
+                        var input = a
+                        input[frame] = bad
+                        let place = "\(name), \(bad) at \(frame) of \(frames)"
+                        // A steady gain, and a ramp that covers the bad frame or ends before it.
+                        for rampFrames in [0, frames / 3, frames] {
+                            #expect(table.scale_ramp(input, &out, frames, 1, -0.001, rampFrames, 0.5) != 0, "scale_ramp, \(place)")
+                        }
+                        #expect(table.scale_ramp(a, &out, frames, 1, -0.001, frames / 3, 0.5) == 0, "scale_ramp, \(place)")
+                        var state = iaa_onepole()
+                        state.gain = gain
+                        state.feedback = feedback
+                        #expect(table.onepole(&state, input, &out, frames) != 0, "onepole, \(place)")
+                        input.withUnsafeBufferPointer { bad in
+                            b.withUnsafeBufferPointer { good in
+                                for inputs in [[good.baseAddress!, bad.baseAddress!], [bad.baseAddress!, good.baseAddress!]] {
+                                    #expect(table.sum(inputs, 2, &out, frames, 1) != 0, "sum, \(place)")
+                                    #expect(table.sum(inputs, 2, &out, frames, 0.5) != 0, "sum, \(place)")
+                                }
+                                let finite = [good.baseAddress!, good.baseAddress!]
+                                #expect(table.sum(finite, 2, &out, frames, 0.5) == 0, "sum, \(place)")
+                            }
+                        }
+                    }
                 }
             }
         }

@@ -20,8 +20,9 @@
 typedef struct iaa_onepole {
     float gain;       /* G */
     float feedback;   /* c */
-    /* c^(k+1) for k = 0…7: y[−1]'s weight in lane k of an eight-frame block. */
-    float powers[8];
+    /* c^(k+1) for k = 0…15: y[−1]'s weight in lane k of an eight-frame block, then (k ≥ 8) in lane
+       k − 8 of the block after it. */
+    float powers[16];
     float previous_input;
     float previous_output;
 } iaa_onepole;
@@ -90,21 +91,24 @@ typedef struct iaa_mix_source {
     float gain;
 } iaa_mix_source;
 
-/** One kernel set. Buffers may be unaligned; `out` may be the (first) input's own buffer. */
+/** One kernel set. Buffers may be unaligned; `out` may be the (first) input's own buffer. The
+ *  kernels that write a built-in node's output return its finiteness check: the OR of the bit
+ *  patterns of x − x over every sample written, 0 exactly when all are finite (as `nonfinite`
+ *  computes it for a buffer), so the node reports it instead of the renderer re-reading the output. */
 typedef struct iaa_kernel_table {
     /** A steady sine: out[f] = scale·sin(π·(2·phase(f))), phase(f) = start + f·increment in cycles,
      *  in blocks of sixteen frames whose start is reduced in double; offsets[16] holds each lane's
      *  phase within the block (lane·increment, reduced, in half cycles). */
-    void (*sine)(float *out, long frames, double start, double increment, const float *offsets, float scale);
+    unsigned (*sine)(float *out, long frames, double start, double increment, const float *offsets, float scale);
     /** out[f] = in[f]·gain. */
     void (*scale)(const float *in, float *out, long frames, float gain);
     /** out[f] = in[f]·ramp[f], ramp[f] = start + step·f for f < ramp_frames, else end. */
-    void (*scale_ramp)(const float *in, float *out, long frames, float start, float step, long ramp_frames,
-                       float end);
+    unsigned (*scale_ramp)(const float *in, float *out, long frames, float start, float step, long ramp_frames,
+                           float end);
     /** The one-pole lowpass over `frames` frames at the state's coefficients. */
-    void (*onepole)(iaa_onepole *state, const float *in, float *out, long frames);
+    unsigned (*onepole)(iaa_onepole *state, const float *in, float *out, long frames);
     /** out[f] = gain·Σ inputs[i][f], in input order, in one pass over `out`. */
-    void (*sum)(const float *_Nonnull const *_Nonnull inputs, long count, float *out, long frames, float gain);
+    unsigned (*sum)(const float *_Nonnull const *_Nonnull inputs, long count, float *out, long frames, float gain);
     /** out[f] = first[f] (when given) + Σ sources[i].gain·sources[i].buffer[f], in one pass. */
     void (*mix)(const float *_Nullable first, const iaa_mix_source *sources, long count, float *out, long frames);
     /** The state-variable filter over `frames` frames at steady coefficients; mode 0 lowpass,

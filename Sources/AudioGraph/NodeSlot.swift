@@ -17,13 +17,18 @@ public class NodeSlot {
     public let parameterCount: Int
     // Allocated with room for at least one element so the pointers exist even with no parameters.
     let targets: UnsafeMutablePointer<Atomic<UInt32>>
-    /// Bumped after every `setParameter` stores its target, so the audio thread learns with one
-    /// load whether any target may have moved, instead of loading and comparing each one.
-    let parameterChanges = Atomic<UInt32>(0)
-    /// Audio thread only: the `parameterChanges` it last acted on, and whether any ramp handed to
+    /// Bumped after every control-side change the audio thread must act on (a parameter's target,
+    /// the policy gain's target, suspension) is stored, so the audio thread learns with one load
+    /// whether anything may have moved, instead of loading and comparing each value.
+    let controlChanges = Atomic<UInt32>(0)
+    /// Audio thread only: the `controlChanges` it last acted on, and whether any ramp handed to
     /// the node last cycle still moved (then the smoothers must run again to settle it).
-    var seenParameterChanges: UInt32 = 0
+    var seenControlChanges: UInt32 = 0
     var parametersMoving = false
+    /// Audio thread only: the last cycle ran the node with nothing in motion (policy gain steady
+    /// at 1, no parameter ramp, no fault). While it holds and `controlChanges` has not moved, the
+    /// next cycle is the same again and `run` takes its short path.
+    var settled = false
     let smoothers: UnsafeMutablePointer<ParameterSmoother>
     let ramps: UnsafeMutablePointer<ParameterRamp>
     let sampleRate: Double
@@ -49,6 +54,10 @@ public class NodeSlot {
     var lastOverrunCycle: Int64 = .min
     /// Where the node's remote transport requests land (play, stop, toggle record).
     let transportRequest: UnsafeMutablePointer<Atomic<UInt8>>
+    /// Where the node reports its own finiteness check of the cycle's outputs (NodeKit's
+    /// `OutputCheck`); audio thread only. Behind a pointer the node can write without an
+    /// exclusivity check on the slot.
+    let outputCheck: UnsafeMutablePointer<UInt64>
     /// The node object's address, for the renderer's prefetch (`RenderStep.node`); never
     /// dereferenced as an object.
     let nodeAddress: UnsafeRawPointer
@@ -68,6 +77,8 @@ public class NodeSlot {
         policyGainTarget = Atomic(Float(1).bitPattern)
         transportRequest = .allocate(capacity: 1)
         transportRequest.initialize(to: Atomic(0))
+        outputCheck = .allocate(capacity: 1)
+        outputCheck.initialize(to: OutputCheck.unreported)
         policyGain = ParameterSmoother(value: 1, rampFrames: max(0, Int((gainRampSeconds * sampleRate).rounded())))
         targets = .allocate(capacity: max(parameterCount, 1))
         smoothers = .allocate(capacity: max(parameterCount, 1))
@@ -84,6 +95,7 @@ public class NodeSlot {
     deinit {
         transportRequest.deinitialize(count: 1)
         transportRequest.deallocate()
+        outputCheck.deallocate()
         targets.deinitialize(count: parameterCount)
         targets.deallocate()
         smoothers.deallocate()
@@ -94,7 +106,7 @@ public class NodeSlot {
     public func setParameter(_ index: Int, to value: Float) {
         precondition(index >= 0 && index < parameterCount, "parameter index out of range")
         targets[index].store(value.bitPattern, ordering: .releasing)
-        parameterChanges.wrappingAdd(1, ordering: .releasing)
+        controlChanges.wrappingAdd(1, ordering: .releasing)
     }
 
     /// The value a parameter is moving to (what the last `setParameter` asked for).
@@ -105,6 +117,7 @@ public class NodeSlot {
     /// Sets the gain the session policy wants for this app; the audio thread ramps there.
     public func setPolicyGain(_ gain: Float) {
         policyGainTarget.store(gain.bitPattern, ordering: .releasing)
+        controlChanges.wrappingAdd(1, ordering: .releasing)
     }
 
     /// The policy gain this app is moving to.
@@ -141,6 +154,7 @@ public class NodeSlot {
         lastOverrunCycle = check.cycle
         guard overrunStreak >= check.strikes, fault == .none else { return false }
         overrunStreak = 0
+        settled = false
         faultCode.store(NodeFault.deadline.rawValue, ordering: .releasing)
         return true
     }
@@ -148,22 +162,29 @@ public class NodeSlot {
     /// Mutes the node if any output frame is NaN or infinite: `x - x` is +0 for every finite
     /// sample (denormals flushed or not) and NaN otherwise, so OR-ing its bits finds one. An
     /// integer OR vectorizes; a float sum would not (float addition is not associative, so the
-    /// compiler keeps it a serial chain), and it was a quarter of a voice's render time. The
-    /// kernel (`nonfinite`) does eight frames per AVX2 register when the CPU has them.
+    /// compiler keeps it a serial chain), and it was a quarter of a voice's render time. A node
+    /// that reported the same check for what it wrote (`OutputCheck`, all the built-in kernels)
+    /// is not read again; otherwise the kernel (`nonfinite`) reads every output, eight frames per
+    /// AVX2 register when the CPU has them.
     /// - Realtime: safe.
     @inline(__always) final func guardOutputs(_ outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int,
                                               frames: Int) {
-        var check: UInt32 = 0
-        if frames < 8 {
-            // Below one vector the call into the kernel cost more than the check (1-frame cycles).
-            for index in 0..<outputCount {
-                for frame in 0..<frames { check |= (outputs[index][frame] - outputs[index][frame]).bitPattern }
+        // The node's own check when it reported one (the unreported flag sits above its 32 bits).
+        let reported = outputCheck.pointee
+        var check = UInt32(truncatingIfNeeded: reported)
+        if reported & OutputCheck.unreported != 0 {
+            if frames < 8 {
+                // Below one vector the call into the kernel cost more than the check (1-frame cycles).
+                for index in 0..<outputCount {
+                    for frame in 0..<frames { check |= (outputs[index][frame] - outputs[index][frame]).bitPattern }
+                }
+            } else {
+                let nonfinite = iaa_kernels().pointee.nonfinite
+                for index in 0..<outputCount { check |= nonfinite(outputs[index], frames) }
             }
-        } else {
-            let nonfinite = iaa_kernels().pointee.nonfinite
-            for index in 0..<outputCount { check |= nonfinite(outputs[index], frames) }
         }
         guard check != 0 else { return }
+        settled = false
         faultCode.store(NodeFault.nonFinite.rawValue, ordering: .releasing)
         for index in 0..<outputCount { outputs[index].update(repeating: 0, count: frames) }
     }
@@ -176,6 +197,7 @@ public class NodeSlot {
     /// Suspends or resumes the app's processing (after its gain has faded out).
     public func setSuspended(_ value: Bool) {
         suspended.store(value, ordering: .releasing)
+        controlChanges.wrappingAdd(1, ordering: .releasing)
     }
 
     /// Lets the app hear outside input, or gives it silence instead.
@@ -191,9 +213,9 @@ public class NodeSlot {
     /// holds every parameter's constant value (most nodes, most cycles).
     /// - Realtime: safe.
     @inline(__always) final func advanceParameters(_ frames: Int) {
-        let changes = parameterChanges.load(ordering: .acquiring)
-        guard parametersMoving || changes != seenParameterChanges else { return }
-        seenParameterChanges = changes
+        let changes = controlChanges.load(ordering: .acquiring)
+        guard parametersMoving || changes != seenControlChanges else { return }
+        seenControlChanges = changes
         var moving = false
         for index in 0..<parameterCount {
             let target = Float(bitPattern: targets[index].load(ordering: .acquiring))
@@ -225,7 +247,7 @@ public class NodeSlot {
             if ramp.isSteady && ramp.end == 0 {
                 out.update(repeating: 0, count: frames)
             } else {
-                scale(out, out, frames, ramp.start, ramp.step, ramp.rampFrames, ramp.end)
+                _ = scale(out, out, frames, ramp.start, ramp.step, ramp.rampFrames, ramp.end)
             }
         }
     }
@@ -253,6 +275,25 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
     /// - Realtime: safe.
     override func run(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
                       outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
+        // Nearly every cycle nothing has changed since the last one: the node runs at the
+        // parameters it had under unity gain, and none of the checks below could differ. One load
+        // says so; skipping them was a fifth of a small node's step.
+        if settled && controlChanges.load(ordering: .acquiring) == seenControlChanges {
+            process(context, inputs: inputs, inputCount: inputCount, outputs: outputs, outputCount: outputCount,
+                    midi: midi)
+            return
+        }
+        runChanging(context, inputs: inputs, inputCount: inputCount, outputs: outputs, outputCount: outputCount,
+                    midi: midi)
+    }
+
+    /// A cycle in which something moves or may have moved: the policy gain, a parameter, a
+    /// fault, a suspension. Decides whether the next cycle is settled.
+    /// - Realtime: safe.
+    @inline(never)
+    private func runChanging(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
+                             outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
+        settled = false
         let gain = advancePolicyGain(context.frames)
         let fault = faultCode.load(ordering: .relaxed)
         if fault == NodeFault.deadline.rawValue && canBypass {
@@ -270,21 +311,34 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
         }
         advanceParameters(context.frames)
         // At a settled unity policy gain (nearly always) there is nothing to fold or apply.
-        let foldable = outputGainIndex >= 0 && !(gain.isSteady && gain.end == 1)
+        let unity = gain.isSteady && gain.end == 1
+        let foldable = outputGainIndex >= 0 && !unity
         let own = foldable ? ramps[outputGainIndex] : .constant(1)
         let folded = foldable && foldPolicyGain(gain, into: own)
-        node.process(ProcessContext(
-            frames: context.frames, sampleRate: sampleRate, sampleTime: context.sampleTime,
-            inputs: AudioInputs(base: inputs, count: inputCount, frames: context.frames),
-            outputs: AudioOutputs(base: outputs, count: outputCount, frames: context.frames),
-            parameters: ParameterRamps(base: ramps, count: parameterCount), midi: midi,
-            transport: context.transport, transportRequests: TransportRequestCell(cell: UnsafePointer(transportRequest))))
-        guardOutputs(outputs, outputCount: outputCount, frames: context.frames)
+        // Settled from the next cycle unless something still moves (a fault this cycle clears it).
+        settled = unity && !parametersMoving
+        process(context, inputs: inputs, inputCount: inputCount, outputs: outputs, outputCount: outputCount, midi: midi)
         if folded {
             ramps[outputGainIndex] = own
         } else {
             applyPolicyGain(gain, outputs: outputs, outputCount: outputCount, frames: context.frames)
         }
+    }
+
+    /// Calls the node with this cycle's buffers and ramps, then checks what it wrote.
+    /// - Realtime: safe.
+    @inline(__always)
+    private func process(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
+                         outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
+        outputCheck.pointee = OutputCheck.unreported
+        node.process(ProcessContext(
+            frames: context.frames, sampleRate: sampleRate, sampleTime: context.sampleTime,
+            inputs: AudioInputs(base: inputs, count: inputCount, frames: context.frames),
+            outputs: AudioOutputs(base: outputs, count: outputCount, frames: context.frames),
+            parameters: ParameterRamps(base: ramps, count: parameterCount), midi: midi,
+            transport: context.transport, transportRequests: TransportRequestCell(cell: UnsafePointer(transportRequest)),
+            outputCheck: OutputCheck(cell: outputCheck)))
+        guardOutputs(outputs, outputCount: outputCount, frames: context.frames)
     }
 
     /// Hands the node its output gain times the policy gain, when the product is still a ramp

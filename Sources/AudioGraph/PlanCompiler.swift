@@ -93,9 +93,16 @@ public enum PlanCompiler {
             let inputStart = inputCursor, outputStart = outputCursor
             for port in graph.apps[appIndex].layout.inputs.indices {
                 let input = inputBase[appIndex] + port
+                var unmixed: UnsafePointer<Float>? = nil
+                if sourceCounts[input] == 0 {
+                    unmixed = UnsafePointer(silence)
+                } else if sourceCounts[input] == 1, sources[sourceStarts[input]].gain == 1 {
+                    unmixed = sources[sourceStarts[input]].buffer
+                }
                 inputs.initializeElement(at: inputCursor, to: InputMix(
                     mixBuffer: takeBuffer(), sourceStart: sourceStarts[input], sourceCount: sourceCounts[input],
-                    externalIndex: exposure.inputIndex[input], programEnd: graph.apps[appIndex].layout.inputs[port].programEnd))
+                    externalIndex: exposure.inputIndex[input], programEnd: graph.apps[appIndex].layout.inputs[port].programEnd,
+                    unmixed: unmixed))
                 inputPointers.initializeElement(at: inputCursor, to: UnsafePointer(silence))
                 inputCursor += 1
             }

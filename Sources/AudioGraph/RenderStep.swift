@@ -55,6 +55,10 @@ struct InputMix: BitwiseCopyable {
     /// A program app's `play_K`: its outside port is the program itself, heard whatever the
     /// microphone rule says about the app (``PortSpec/programEnd``).
     let programEnd: Bool
+    /// What the input reads while no outside signal is heard, decided by the compiler: the
+    /// silent buffer (no source), the one source's own buffer (at unity gain), or nil when the
+    /// sources must be summed or scaled into `mixBuffer`.
+    let unmixed: UnsafePointer<Float>?
 }
 
 /// One internal connection as seen by the input it feeds (`buffer`, `gain`): the C struct, so the

@@ -19,9 +19,12 @@ public enum Renderer {
         for (stepIndex, step) in plan.steps.enumerated() {
             if stepIndex + prefetchDistance < plan.steps.count { prefetch(plan.steps[stepIndex + prefetchDistance]) }
             let started = timed ? MonotonicClock.nanoseconds() : 0
-            let hearsOutside = step.slot._withUnsafeGuaranteedRef { $0.hearsOutsideInput.load(ordering: .relaxed) }
-            for index in step.inputStart..<(step.inputStart + step.inputCount) {
-                plan.inputPointers[index] = mixInput(plan.inputs[index], plan: plan, frames: frames, hearsOutside: hearsOutside)
+            if step.inputCount > 0 {
+                let hearsOutside = step.slot._withUnsafeGuaranteedRef { $0.hearsOutsideInput.load(ordering: .relaxed) }
+                for index in step.inputStart..<(step.inputStart + step.inputCount) {
+                    plan.inputPointers[index] = mixInput(plan.inputs[index], plan: plan, frames: frames,
+                                                         hearsOutside: hearsOutside)
+                }
             }
             var midi = MIDIEvents.none
             if step.midiIndex >= 0 {
@@ -92,7 +95,9 @@ public enum Renderer {
     /// - Realtime: safe.
     @inline(__always)
     static func mixInput(_ input: InputMix, plan: borrowing RenderPlan, frames: Int, hearsOutside: Bool) -> UnsafePointer<Float> {
-        let external = (hearsOutside || input.programEnd) && input.externalIndex >= 0 ? plan.externalInputs[input.externalIndex] : nil
+        let external = input.externalIndex >= 0 && (hearsOutside || input.programEnd) ? plan.externalInputs[input.externalIndex] : nil
+        // No outside signal (nearly always): what the compiler decided, unless sources need summing.
+        if external == nil, let unmixed = input.unmixed { return unmixed }
         let total = input.sourceCount + (external == nil ? 0 : 1)
         if total == 0 { return UnsafePointer(plan.silence) }
         if total == 1 {

@@ -88,9 +88,10 @@ public enum PlanCompiler {
         let inputs = UnsafeMutableBufferPointer<InputMix>.allocate(capacity: max(inputTotal, 1))
         let inputPointers = UnsafeMutableBufferPointer<UnsafePointer<Float>>.allocate(capacity: max(inputTotal, 1))
         let outputPointers = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: max(outputTotal, 1))
-        var inputCursor = 0, outputCursor = 0
+        let mixedInputs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(inputTotal, 1))
+        var inputCursor = 0, outputCursor = 0, mixedCursor = 0
         for (stepIndex, appIndex) in graph.order.enumerated() {
-            let inputStart = inputCursor, outputStart = outputCursor
+            let inputStart = inputCursor, outputStart = outputCursor, mixStart = mixedCursor
             for port in graph.apps[appIndex].layout.inputs.indices {
                 let input = inputBase[appIndex] + port
                 var unmixed: UnsafePointer<Float>? = nil
@@ -99,11 +100,16 @@ public enum PlanCompiler {
                 } else if sourceCounts[input] == 1, sources[sourceStarts[input]].gain == 1 {
                     unmixed = sources[sourceStarts[input]].buffer
                 }
-                inputs.initializeElement(at: inputCursor, to: InputMix(
+                let mix = InputMix(
                     mixBuffer: takeBuffer(), sourceStart: sourceStarts[input], sourceCount: sourceCounts[input],
                     externalIndex: exposure.inputIndex[input], programEnd: graph.apps[appIndex].layout.inputs[port].programEnd,
-                    unmixed: unmixed))
-                inputPointers.initializeElement(at: inputCursor, to: UnsafePointer(silence))
+                    unmixed: unmixed)
+                inputs.initializeElement(at: inputCursor, to: mix)
+                inputPointers.initializeElement(at: inputCursor, to: mix.quietPointer)
+                if unmixed == nil {
+                    mixedInputs.initializeElement(at: mixedCursor, to: Int32(inputCursor))
+                    mixedCursor += 1
+                }
                 inputCursor += 1
             }
             for buffer in outputBuffer[appIndex] {
@@ -111,10 +117,11 @@ public enum PlanCompiler {
                 outputCursor += 1
             }
             steps.initializeElement(at: stepIndex, to: RenderStep(
-                slot: .passUnretained(slots[appIndex]), inputStart: inputStart,
-                inputCount: inputCursor - inputStart, outputStart: outputStart,
-                outputCount: outputCursor - outputStart, midiIndex: midiIndexOfApp[appIndex],
-                node: slots[appIndex].nodeAddress, ramps: UnsafeRawPointer(slots[appIndex].ramps)))
+                slot: .passUnretained(slots[appIndex]), node: slots[appIndex].nodeAddress,
+                ramps: UnsafeRawPointer(slots[appIndex].ramps), inputStart: Int32(inputStart),
+                inputCount: Int32(inputCursor - inputStart), outputStart: Int32(outputStart),
+                outputCount: Int32(outputCursor - outputStart), midiIndex: Int32(midiIndexOfApp[appIndex]),
+                mixStart: Int32(mixStart), mixCount: Int32(mixedCursor - mixStart)))
         }
 
         let externalInputs = UnsafeMutableBufferPointer<UnsafePointer<Float>?>.allocate(capacity: max(exposure.inputs.count, 1))
@@ -126,7 +133,8 @@ public enum PlanCompiler {
         let tables = PlanTables(
             steps: steps, inputs: UnsafeMutableBufferPointer(rebasing: inputs[0..<inputTotal]),
             sources: UnsafeMutableBufferPointer(rebasing: sources[0..<graph.connections.count]),
-            inputPointers: inputPointers, outputPointers: outputPointers,
+            inputPointers: inputPointers, mixedInputs: UnsafeMutableBufferPointer(rebasing: mixedInputs[0..<mixedCursor]),
+            outputPointers: outputPointers,
             externalInputs: UnsafeMutableBufferPointer(rebasing: externalInputs[0..<exposure.inputs.count]),
             externalOutputs: UnsafeMutableBufferPointer(rebasing: externalOutputs[0..<exposure.outputs.count]),
             externalPorts: exposure.ports, silence: silence, arena: arena, outputBuffers: outputBuffers,

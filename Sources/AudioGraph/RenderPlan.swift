@@ -18,8 +18,15 @@ public final class RenderPlan: @unchecked Sendable {
     let steps: UnsafeMutableBufferPointer<RenderStep>
     let inputs: UnsafeMutableBufferPointer<InputMix>
     let sources: UnsafeMutableBufferPointer<MixSource>
-    /// The pointer each node reads each input from; rewritten per cycle by the mixing phase.
+    /// The pointer each node reads each input from: each input's `quietPointer` while no outside
+    /// signal is connected, rewritten per cycle by the mixing phase while one is.
     let inputPointers: UnsafeMutableBufferPointer<UnsafePointer<Float>>
+    /// The inputs (indices into `inputs`) whose sources are summed or scaled every cycle, each
+    /// step's in one range (`RenderStep.mixStart`).
+    let mixedInputs: UnsafeMutableBufferPointer<Int32>
+    /// Audio thread only: true after a cycle that heard an outside signal left `inputPointers`
+    /// pointing elsewhere than their quiet buffers (restored by the next quiet cycle).
+    let inputPointersMoved: UnsafeMutablePointer<Bool>
     let outputPointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     /// Per exposed input port: the outside buffer for this cycle, or nil when nothing is connected.
     /// The backend writes it at the start of the cycle.
@@ -61,6 +68,9 @@ public final class RenderPlan: @unchecked Sendable {
         inputs = tables.inputs
         sources = tables.sources
         inputPointers = tables.inputPointers
+        mixedInputs = tables.mixedInputs
+        inputPointersMoved = .allocate(capacity: 1)
+        inputPointersMoved.initialize(to: false)
         outputPointers = tables.outputPointers
         externalInputs = tables.externalInputs
         externalOutputs = tables.externalOutputs
@@ -100,6 +110,8 @@ public final class RenderPlan: @unchecked Sendable {
         inputs.deallocate()
         sources.deallocate()
         inputPointers.deallocate()
+        mixedInputs.deallocate()
+        inputPointersMoved.deallocate()
         outputPointers.deallocate()
         externalInputs.deallocate()
         externalOutputs.deallocate()
@@ -161,6 +173,7 @@ struct PlanTables {
     var inputs: UnsafeMutableBufferPointer<InputMix>
     var sources: UnsafeMutableBufferPointer<MixSource>
     var inputPointers: UnsafeMutableBufferPointer<UnsafePointer<Float>>
+    var mixedInputs: UnsafeMutableBufferPointer<Int32>
     var outputPointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     var externalInputs: UnsafeMutableBufferPointer<UnsafePointer<Float>?>
     var externalOutputs: UnsafeMutableBufferPointer<UnsafePointer<Float>>

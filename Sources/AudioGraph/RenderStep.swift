@@ -4,21 +4,27 @@ import NodeKit
 /// One entry of a plan: mix the inputs of one app, then run its node.
 ///
 /// `BitwiseCopyable` so that no class-typed field (and no retain) can creep into the step table.
+/// Ranges are `Int32`, so a step takes 56 bytes and the renderer's prefetch reads fewer lines.
 struct RenderStep: BitwiseCopyable {
     let slot: Unmanaged<NodeSlot>
-    /// Range in the plan's `inputs` and `inputPointers` tables.
-    let inputStart: Int
-    let inputCount: Int
-    /// Range in the plan's `outputPointers` table.
-    let outputStart: Int
-    let outputCount: Int
-    /// Index in the plan's `midiBuffers`, or -1 for a node without MIDI input.
-    let midiIndex: Int
     /// The node object and the parameter ramps the slot hands it: the renderer prefetches them a
     /// few steps ahead (`iaa_prefetch`), which it could not do by following the slot's own fields
     /// without waiting for the slot's line first.
     let node: UnsafeRawPointer
     let ramps: UnsafeRawPointer
+    /// Range in the plan's `inputs` and `inputPointers` tables.
+    let inputStart: Int32
+    let inputCount: Int32
+    /// Range in the plan's `outputPointers` table.
+    let outputStart: Int32
+    let outputCount: Int32
+    /// Index in the plan's `midiBuffers`, or -1 for a node without MIDI input.
+    let midiIndex: Int32
+    /// Range in the plan's `mixedInputs`: this step's inputs whose sources are summed or scaled
+    /// every cycle. While no outside signal is connected, only these need work; every other input
+    /// reads the buffer the compiler chose (`InputMix.unmixed`).
+    let mixStart: Int32
+    let mixCount: Int32
 }
 
 /// The MIDI messages one app receives in a cycle: the backend fills it before rendering (from
@@ -59,6 +65,10 @@ struct InputMix: BitwiseCopyable {
     /// silent buffer (no source), the one source's own buffer (at unity gain), or nil when the
     /// sources must be summed or scaled into `mixBuffer`.
     let unmixed: UnsafePointer<Float>?
+
+    /// The buffer the input reads while no outside signal is heard: `unmixed`, or the sum in
+    /// `mixBuffer`. Constant for the plan's life.
+    var quietPointer: UnsafePointer<Float> { unmixed ?? UnsafePointer(mixBuffer) }
 }
 
 /// One internal connection as seen by the input it feeds (`buffer`, `gain`): the C struct, so the

@@ -14,30 +14,43 @@ public enum Renderer {
         let frames = context.frames
         let timed = metering || deadline.budget > 0
         var tripped = 0
+        let outside = hearsOutsideSignal(plan)
+        if !outside && plan.inputPointersMoved.pointee { restoreQuietPointers(plan) }
+        plan.inputPointersMoved.pointee = outside
         iaa_note_rendering(plan.stepNote)
         for index in 0..<min(prefetchDistance, plan.steps.count) { prefetch(plan.steps[index]) }
         for (stepIndex, step) in plan.steps.enumerated() {
             if stepIndex + prefetchDistance < plan.steps.count { prefetch(plan.steps[stepIndex + prefetchDistance]) }
             let started = timed ? MonotonicClock.nanoseconds() : 0
-            if step.inputCount > 0 {
-                let hearsOutside = step.slot._withUnsafeGuaranteedRef { $0.hearsOutsideInput.load(ordering: .relaxed) }
-                for index in step.inputStart..<(step.inputStart + step.inputCount) {
-                    plan.inputPointers[index] = mixInput(plan.inputs[index], plan: plan, frames: frames,
-                                                         hearsOutside: hearsOutside)
+            let inputStart = Int(step.inputStart), inputCount = Int(step.inputCount)
+            if outside {
+                if inputCount > 0 {
+                    let hearsOutside = step.slot._withUnsafeGuaranteedRef { $0.hearsOutsideInput.load(ordering: .relaxed) }
+                    for index in inputStart..<(inputStart &+ inputCount) {
+                        plan.inputPointers[index] = mixInput(plan.inputs[index], plan: plan, frames: frames,
+                                                             hearsOutside: hearsOutside)
+                    }
+                }
+            } else if step.mixCount > 0 {
+                // No outside signal anywhere (nearly always): every input already points at its
+                // quiet buffer; only sums and scaled connections are computed.
+                let mixStart = Int(step.mixStart)
+                for position in mixStart..<(mixStart &+ Int(step.mixCount)) {
+                    mixSources(plan.inputs[Int(plan.mixedInputs[position])], plan: plan, frames: frames)
                 }
             }
             var midi = MIDIEvents.none
             if step.midiIndex >= 0 {
-                let buffer = plan.midiBuffers[step.midiIndex]
+                let buffer = plan.midiBuffers[Int(step.midiIndex)]
                 midi = MIDIEvents(base: UnsafePointer(buffer.events), count: buffer.count)
             }
             iaa_note_step(plan.stepNote, stepIndex)
             step.slot._withUnsafeGuaranteedRef { slot in
                 slot.run(context,
-                         inputs: UnsafePointer(plan.inputPointers.baseAddress.unsafelyUnwrapped + step.inputStart),
-                         inputCount: step.inputCount,
-                         outputs: UnsafePointer(plan.outputPointers.baseAddress.unsafelyUnwrapped + step.outputStart),
-                         outputCount: step.outputCount, midi: midi)
+                         inputs: UnsafePointer(plan.inputPointers.baseAddress.unsafelyUnwrapped + inputStart),
+                         inputCount: inputCount,
+                         outputs: UnsafePointer(plan.outputPointers.baseAddress.unsafelyUnwrapped + Int(step.outputStart)),
+                         outputCount: Int(step.outputCount), midi: midi)
             }
             guard timed else { continue }
             let elapsed = MonotonicClock.nanoseconds() &- started
@@ -75,7 +88,7 @@ public enum Renderer {
         plan.meterTimes[index].store(elapsed, ordering: .relaxed)
         let step = plan.steps[index]
         var peak: Float = 0
-        for output in step.outputStart..<(step.outputStart + step.outputCount) {
+        for output in Int(step.outputStart)..<Int(step.outputStart + step.outputCount) {
             let buffer = plan.outputPointers[output]
             for frame in 0..<frames { peak = max(peak, abs(buffer[frame])) }
         }
@@ -88,6 +101,31 @@ public enum Renderer {
     /// - Realtime: safe.
     public static func clearMIDI(_ plan: borrowing RenderPlan) {
         for index in plan.midiBuffers.indices { plan.midiBuffers[index].count = 0 }
+    }
+
+    /// True when the backend connected any outside buffer this cycle: one OR over the table
+    /// (vectorised), so a quiet cycle need not look at each input's outside port.
+    /// - Realtime: safe.
+    @inline(__always)
+    static func hearsOutsideSignal(_ plan: borrowing RenderPlan) -> Bool {
+        var any: UInt = 0
+        for pointer in plan.externalInputs { any |= UInt(bitPattern: pointer) }
+        return any != 0
+    }
+
+    /// Points every input back at its quiet buffer after cycles that heard outside signals.
+    /// - Realtime: safe.
+    @inline(never)
+    static func restoreQuietPointers(_ plan: borrowing RenderPlan) {
+        for index in plan.inputs.indices { plan.inputPointers[index] = plan.inputs[index].quietPointer }
+    }
+
+    /// Sums (and scales) an input's sources into its own buffer, with no outside signal.
+    /// - Realtime: safe.
+    @inline(__always)
+    static func mixSources(_ input: InputMix, plan: borrowing RenderPlan, frames: Int) {
+        let sources = UnsafePointer(plan.sources.baseAddress.unsafelyUnwrapped + input.sourceStart)
+        iaa_kernels().pointee.mix(nil, sources, input.sourceCount, input.mixBuffer, frames)
     }
 
     /// Returns the buffer an input reads this cycle: the silent buffer, a single unscaled source

@@ -68,4 +68,46 @@ struct InputMixingTests {
         let rendered = try harness.render(frames: 1_000, ports: ["b:out", "p:out"])
         #expect(rendered[1] == rendered[0].map { $0 * 0.5 })
     }
+
+    @Test("an outside signal is added while connected, and every input reads its own sources again after")
+    func outsideSignalComesAndGoes() throws {
+        // p sums two scaled sources, q has one unity source, r none: one input of each kind.
+        let harness = try PlanHarness(graphJSON(
+            apps: Self.twoOscillators + """
+                , { "id": "p", "plugin": "builtin:passthrough" }, { "id": "q", "plugin": "builtin:passthrough" },
+                { "id": "r", "plugin": "builtin:passthrough" }
+                """,
+            connections: """
+                { "from": "a:out", "to": "p:in", "gain": 0.5 }, { "from": "b:out", "to": "p:in", "gain": 0.25 },
+                { "from": "a:out", "to": "q:in" }
+                """), blockSize: 64)
+        let ports = ["a:out", "b:out", "p:out", "q:out", "r:out"]
+        func expected(_ cycle: [[Float]], outside: Float) -> [[Float]] {
+            let (a, b) = (cycle[0], cycle[1])
+            return [zip(a, b).map { 0.5 * $0 + 0.25 * $1 + outside }, a.map { $0 + outside }, a.map { _ in outside }]
+        }
+        func worst(_ cycle: [[Float]], outside: Float) -> Float {
+            zip(cycle[2...], expected(cycle, outside: outside)).map { zip($0, $1).map { abs($0 - $1) }.max() ?? 0 }.max() ?? 0
+        }
+        let before = try harness.render(frames: 64, ports: ports)
+        #expect(worst(before, outside: 0) <= 1e-6)
+
+        var outside = [Float](repeating: 0.25, count: 64)
+        try outside.withUnsafeMutableBufferPointer { buffer in
+            for port in harness.plan.externalPorts.indices where harness.plan.externalPorts[port].direction == .input {
+                if ["p", "q", "r"].contains(harness.plan.externalPorts[port].appID) {
+                    harness.plan.externalInputs[port] = UnsafePointer(buffer.baseAddress)
+                }
+            }
+            let heard = try harness.render(frames: 64, ports: ports)
+            #expect(worst(heard, outside: 0.25) <= 1e-6, "the outside signal is heard")
+            for port in harness.plan.externalInputs.indices { harness.plan.externalInputs[port] = nil }
+            // Anything still reading the outside buffer would now read NaN.
+            buffer.update(repeating: .nan)
+        }
+        for _ in 0..<3 {
+            let after = try harness.render(frames: 64, ports: ports)
+            #expect(worst(after, outside: 0) <= 1e-6, "quiet again")
+        }
+    }
 }

@@ -84,29 +84,39 @@ static inline __attribute__((always_inline)) f8 K(sine8)(f8 x, float scale) {
     return (f8)(((u8)(u * series)) ^ parity);
 }
 
+/* A block's start phase in half cycles, as a float: start + frame·increment reduced to [−½, ½]
+ * cycle in double. The first block's is start itself, which the caller has reduced: at one frame
+ * per cycle the reduction was a third of the kernel's serial latency. */
+static inline __attribute__((always_inline)) float K(block_phase)(double start, double increment, long frame) {
+    if (frame == 0) return (float)(2 * start);
+    const double shifter = 6755399441055744.0; /* 1.5·2⁵²: rounds a double to a whole number */
+    double cycles = start + (double)frame * increment;
+    cycles = cycles - ((cycles + shifter) - shifter);
+    return (float)(2 * cycles);
+}
+
 static unsigned K(sine)(float *out, long frames, double start, double increment, const float *offsets,
                         float scale) {
     const f8 low = K(load8)(offsets), high = K(load8)(offsets + 8);
-    const double shifter = 6755399441055744.0; /* 1.5·2⁵²: rounds a double to a whole number */
     u8 bits = (u8){0};
     unsigned check = 0;
-    for (long frame = 0; frame < frames; frame += 16) {
-        double cycles = start + (double)frame * increment;
-        cycles = cycles - ((cycles + shifter) - shifter);
-        const float block = (float)(2 * cycles);
-        const f8 first = K(sine8)(low + block, scale);
-        const long left = frames - frame;
-        if (left >= 16) {
-            const f8 second = K(sine8)(high + block, scale);
-            K(store8)(out + frame, first);
-            K(store8)(out + frame + 8, second);
-            bits |= K(check8)(first) | K(check8)(second);
-        } else {
-            check |= K(store_some_checked)(out + frame, first, left);
-            if (left > 8) check |= K(store_some_checked)(out + frame + 8, K(sine8)(high + block, scale), left - 8);
-        }
+    long frame = 0;
+    /* Whole blocks first, with no per-block test of what is left (it cost a tenth of the loop). */
+    for (; frame + 16 <= frames; frame += 16) {
+        const float block = K(block_phase)(start, increment, frame);
+        const f8 first = K(sine8)(low + block, scale), second = K(sine8)(high + block, scale);
+        K(store8)(out + frame, first);
+        K(store8)(out + frame + 8, second);
+        bits |= K(check8)(first) | K(check8)(second);
     }
-    return check | (frames >= 16 ? K(reduce_check)(bits) : 0);
+    if (frame > 0) check = K(reduce_check)(bits);
+    if (frame < frames) {
+        const float block = K(block_phase)(start, increment, frame);
+        const long left = frames - frame;
+        check |= K(store_some_checked)(out + frame, K(sine8)(low + block, scale), left);
+        if (left > 8) check |= K(store_some_checked)(out + frame + 8, K(sine8)(high + block, scale), left - 8);
+    }
+    return check;
 }
 
 static void K(scale)(const float *in, float *out, long frames, float gain) {

@@ -98,7 +98,8 @@ typedef struct iaa_mix_source {
 typedef struct iaa_kernel_table {
     /** A steady sine: out[f] = scale·sin(π·(2·phase(f))), phase(f) = start + f·increment in cycles,
      *  in blocks of sixteen frames whose start is reduced in double; offsets[16] holds each lane's
-     *  phase within the block (lane·increment, reduced, in half cycles). */
+     *  phase within the block (lane·increment, reduced, in half cycles). `start` must already lie
+     *  within [−½, ½] (the first block uses it as it is). Returns the output's finiteness check. */
     unsigned (*sine)(float *out, long frames, double start, double increment, const float *offsets, float scale);
     /** out[f] = in[f]·gain. */
     void (*scale)(const float *in, float *out, long frames, float gain);

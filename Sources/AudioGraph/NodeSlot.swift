@@ -9,14 +9,8 @@ import Synchronization
 /// closure per step each retained once per call when measured; this pattern made none). A slot
 /// lives as long as any plan that uses it; it is reused across plans so node state survives.
 public class NodeSlot {
-    /// The app this slot renders.
-    public let appID: String
-    /// The node type's id and configuration: a slot is reused only when both match.
-    public let typeID: String
-    public let configuration: NodeConfiguration
-    public let parameterCount: Int
-    // Allocated with room for at least one element so the pointers exist even with no parameters.
-    let targets: UnsafeMutablePointer<Atomic<UInt32>>
+    // What a settled cycle reads comes first, so that it lies in the object's first two cache
+    // lines (the header's, and the next): the renderer prefetches those two (`Renderer.prefetch`).
     /// Bumped after every control-side change the audio thread must act on (a parameter's target,
     /// the policy gain's target, suspension) is stored, so the audio thread learns with one load
     /// whether anything may have moved, instead of loading and comparing each value.
@@ -29,9 +23,27 @@ public class NodeSlot {
     /// at 1, no parameter ramp, no fault). While it holds and `controlChanges` has not moved, the
     /// next cycle is the same again and `run` takes its short path.
     var settled = false
-    let smoothers: UnsafeMutablePointer<ParameterSmoother>
+    public let parameterCount: Int
+    /// The ramps handed to the node, one per parameter (room for one at least, like `targets`).
     let ramps: UnsafeMutablePointer<ParameterRamp>
     let sampleRate: Double
+    /// Where the node's remote transport requests land (play, stop, toggle record).
+    let transportRequest: UnsafeMutablePointer<Atomic<UInt8>>
+    /// Where the node reports its own finiteness check of the cycle's outputs (NodeKit's
+    /// `OutputCheck`); audio thread only. Behind a pointer the node can write without an
+    /// exclusivity check on the slot.
+    let outputCheck: UnsafeMutablePointer<UInt64>
+    /// The node object's address: the renderer prefetches it (`RenderStep.node`) and the short
+    /// path calls the node through it (`TypedSlot.node` lies lines further on).
+    let nodeAddress: UnsafeRawPointer
+    /// The app this slot renders.
+    public let appID: String
+    /// The node type's id and configuration: a slot is reused only when both match.
+    public let typeID: String
+    public let configuration: NodeConfiguration
+    // Allocated with room for at least one element so the pointers exist even with no parameters.
+    let targets: UnsafeMutablePointer<Atomic<UInt32>>
+    let smoothers: UnsafeMutablePointer<ParameterSmoother>
     /// The session policy's gain for this app (1, the duck level, or 0), ramped like a parameter.
     let policyGainTarget: Atomic<UInt32>
     var policyGain: ParameterSmoother
@@ -52,15 +64,6 @@ public class NodeSlot {
     /// The audio thread's deadline streak: consecutive over-budget cycles, and the last one's number.
     var overrunStreak = 0
     var lastOverrunCycle: Int64 = .min
-    /// Where the node's remote transport requests land (play, stop, toggle record).
-    let transportRequest: UnsafeMutablePointer<Atomic<UInt8>>
-    /// Where the node reports its own finiteness check of the cycle's outputs (NodeKit's
-    /// `OutputCheck`); audio thread only. Behind a pointer the node can write without an
-    /// exclusivity check on the slot.
-    let outputCheck: UnsafeMutablePointer<UInt64>
-    /// The node object's address, for the renderer's prefetch (`RenderStep.node`); never
-    /// dereferenced as an object.
-    let nodeAddress: UnsafeRawPointer
 
     init(appID: String, type: NodeType, configuration: NodeConfiguration, initialValues: [Float],
          sampleRate: Double, rampSeconds: Double, gainRampSeconds: Double, nodeAddress: UnsafeRawPointer) {
@@ -331,13 +334,13 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
     private func process(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
                          outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
         outputCheck.pointee = OutputCheck.unreported
-        node.process(ProcessContext(
+        Unmanaged<Node>.fromOpaque(nodeAddress)._withUnsafeGuaranteedRef { node in node.process(ProcessContext(
             frames: context.frames, sampleRate: sampleRate, sampleTime: context.sampleTime,
             inputs: AudioInputs(base: inputs, count: inputCount, frames: context.frames),
             outputs: AudioOutputs(base: outputs, count: outputCount, frames: context.frames),
             parameters: ParameterRamps(base: ramps, count: parameterCount), midi: midi,
             transport: context.transport, transportRequests: TransportRequestCell(cell: UnsafePointer(transportRequest)),
-            outputCheck: OutputCheck(cell: outputCheck)))
+            outputCheck: OutputCheck(cell: outputCheck))) }
         guardOutputs(outputs, outputCount: outputCount, frames: context.frames)
     }
 

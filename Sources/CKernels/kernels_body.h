@@ -37,8 +37,8 @@ static inline __attribute__((always_inline)) void K(store_upto)(float *p, f8 v, 
 /* The finiteness check a node reports with its outputs (NodeKit's OutputCheck): x − x is +0 for
  * every finite sample and NaN otherwise, so the OR of its bits over everything written is 0 exactly
  * when all of it is finite. The kernels that write a node's output fold it in while the values are
- * in registers (one subtract and one OR per eight frames); a separate pass re-reading the buffers
- * cost a tenth of a voice's render at 64 frames. */
+ * in registers (one subtract and one OR per eight frames) instead of a separate pass that reads
+ * every output again (about 60 instructions a step at 64 frames). */
 static inline __attribute__((always_inline)) u8 K(check8)(f8 v) { return (u8)(v - v); }
 
 static inline __attribute__((always_inline)) unsigned K(check1)(float x) {

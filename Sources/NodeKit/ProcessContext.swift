@@ -48,9 +48,9 @@ public struct ProcessContext: BitwiseCopyable {
 /// after `process`, unless the node reports that it checked what it wrote: the OR of the bit
 /// patterns of `x - x` over every frame of every output (0 when every sample is finite, since
 /// `x - x` is +0 for a finite `x` and NaN otherwise). The built-in kernels compute it while the
-/// samples are still in registers, which costs next to nothing; the host's second pass over the
-/// buffers cost a tenth of a small node's time. A node that does not report is checked by the
-/// host as before, so reporting is an optimisation, never a duty.
+/// samples are still in registers, for one subtract and one OR per eight frames, instead of the
+/// host's second pass over every output. A node that does not report is checked by the host as
+/// before, so reporting is an optimisation, never a duty.
 public struct OutputCheck: BitwiseCopyable {
     @usableFromInline let cell: UnsafeMutablePointer<UInt64>?
 

@@ -174,22 +174,29 @@ public class NodeSlot {
                                               frames: Int) {
         // The node's own check when it reported one (the unreported flag sits above its 32 bits).
         let reported = outputCheck.pointee
-        var check = UInt32(truncatingIfNeeded: reported)
-        if reported & OutputCheck.unreported != 0 {
-            if frames < 8 {
-                // Below one vector the call into the kernel cost more than the check (1-frame cycles).
-                for index in 0..<outputCount {
-                    for frame in 0..<frames { check |= (outputs[index][frame] - outputs[index][frame]).bitPattern }
-                }
-            } else {
-                let nonfinite = iaa_kernels().pointee.nonfinite
-                for index in 0..<outputCount { check |= nonfinite(outputs[index], frames) }
-            }
-        }
+        let check = reported & OutputCheck.unreported == 0
+            ? UInt32(truncatingIfNeeded: reported) : Self.nonfiniteBits(outputs, outputCount: outputCount, frames: frames)
         guard check != 0 else { return }
         settled = false
         faultCode.store(NodeFault.nonFinite.rawValue, ordering: .releasing)
         for index in 0..<outputCount { outputs[index].update(repeating: 0, count: frames) }
+    }
+
+    /// The finiteness check of every output, read after the node wrote them.
+    /// - Realtime: safe.
+    @inline(__always) static func nonfiniteBits(_ outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int,
+                                                frames: Int) -> UInt32 {
+        var check: UInt32 = 0
+        if frames < 8 {
+            // Below one vector the call into the kernel cost more than the check (1-frame cycles).
+            for index in 0..<outputCount {
+                for frame in 0..<frames { check |= (outputs[index][frame] - outputs[index][frame]).bitPattern }
+            }
+        } else {
+            let nonfinite = iaa_kernels().pointee.nonfinite
+            for index in 0..<outputCount { check |= nonfinite(outputs[index], frames) }
+        }
+        return check
     }
 
     /// Takes the node's pending transport request, if any (control side).

@@ -120,12 +120,15 @@ public enum Renderer {
         for index in plan.inputs.indices { plan.inputPointers[index] = plan.inputs[index].quietPointer }
     }
 
-    /// Sums (and scales) an input's sources into its own buffer, with no outside signal.
+    /// Writes into the input's own buffer the outside signal (when given), every connection's
+    /// gain and the sum, in one pass (CKernels' `mix`), not a copy and then one read-modify-write
+    /// pass per source.
     /// - Realtime: safe.
     @inline(__always)
-    static func mixSources(_ input: InputMix, plan: borrowing RenderPlan, frames: Int) {
+    static func mixSources(_ input: InputMix, adding external: UnsafePointer<Float>? = nil, plan: borrowing RenderPlan,
+                           frames: Int) {
         let sources = UnsafePointer(plan.sources.baseAddress.unsafelyUnwrapped + input.sourceStart)
-        iaa_kernels().pointee.mix(nil, sources, input.sourceCount, input.mixBuffer, frames)
+        iaa_kernels().pointee.mix(external, sources, input.sourceCount, input.mixBuffer, frames)
     }
 
     /// Returns the buffer an input reads this cycle: the silent buffer, a single unscaled source
@@ -134,19 +137,11 @@ public enum Renderer {
     @inline(__always)
     static func mixInput(_ input: InputMix, plan: borrowing RenderPlan, frames: Int, hearsOutside: Bool) -> UnsafePointer<Float> {
         let external = input.externalIndex >= 0 && (hearsOutside || input.programEnd) ? plan.externalInputs[input.externalIndex] : nil
-        // No outside signal (nearly always): what the compiler decided, unless sources need summing.
+        // Without an outside signal, what the compiler decided (the one unity source or silence).
         if external == nil, let unmixed = input.unmixed { return unmixed }
-        let total = input.sourceCount + (external == nil ? 0 : 1)
-        if total == 0 { return UnsafePointer(plan.silence) }
-        if total == 1 {
-            if let external { return external }
-            let only = plan.sources[input.sourceStart]
-            if only.gain == 1 { return only.buffer }
-        }
-        // The outside signal, every connection's gain and the sum in one pass over the input's
-        // buffer (CKernels' `mix`), not a copy and then one read-modify-write pass per source.
-        let sources = UnsafePointer(plan.sources.baseAddress.unsafelyUnwrapped + input.sourceStart)
-        iaa_kernels().pointee.mix(external, sources, input.sourceCount, input.mixBuffer, frames)
+        // An outside signal alone is read as it is.
+        if let external, input.sourceCount == 0 { return external }
+        mixSources(input, adding: external, plan: plan, frames: frames)
         return UnsafePointer(input.mixBuffer)
     }
 }

@@ -30,7 +30,11 @@ let package = Package(
         // The same workloads for `swift package benchmark` (ordo-one), for baselines and CI thresholds.
         .executableTarget(
             name: "EngineBenchmarks",
-            dependencies: ["BenchKit", .product(name: "Benchmark", package: "benchmark")],
+            dependencies: [
+                "BenchKit",
+                .product(name: "GraphFormat", package: "iaa"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),

@@ -1,6 +1,7 @@
 import AudioGraph
 import BenchKit
 import Benchmark
+import GraphFormat
 import Nodes
 
 /// The suite for `swift package benchmark` (ordo-one): the same workloads as `iaa-bench`, with

@@ -76,8 +76,15 @@ public final class NodeInstances {
     }
 
     private func makeSlot<Node: AudioNode>(_ node: Node, app: App) -> NodeSlot {
-        TypedSlot(node: node, appID: app.id, type: app.type, configuration: app.configuration,
-                  initialValues: app.parameters, sampleRate: sampleRate, rampSeconds: rampSeconds,
-                  gainRampSeconds: gainRampSeconds)
+        if let phased = node as? any PhasedNode { return makePhasedSlot(phased, app: app) }
+        return TypedSlot(node: node, appID: app.id, type: app.type, configuration: app.configuration,
+                         initialValues: app.parameters, sampleRate: sampleRate, rampSeconds: rampSeconds,
+                         gainRampSeconds: gainRampSeconds)
+    }
+
+    private func makePhasedSlot<Node: PhasedNode>(_ node: Node, app: App) -> NodeSlot {
+        PhasedSlot(node: node, appID: app.id, type: app.type, configuration: app.configuration,
+                   initialValues: app.parameters, sampleRate: sampleRate, rampSeconds: rampSeconds,
+                   gainRampSeconds: gainRampSeconds)
     }
 }

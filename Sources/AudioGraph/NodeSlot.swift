@@ -266,10 +266,36 @@ public class NodeSlot {
     /// - Realtime: safe.
     func run(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
              outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {}
+
+    /// True for a `PhasedNode`'s slot: the plan may put it in a wave (`begin`, then `finish`).
+    var isPhased: Bool { false }
+
+    /// The first half of `run` for a node in a wave: every decision `run` makes, then the node's
+    /// `begin`. Only `PhasedSlot` has one.
+    /// - Realtime: safe.
+    func begin(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
+               outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {}
+
+    /// The second half: the node's `finish`, its output check and the policy gain.
+    /// - Realtime: safe.
+    func finish(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
+                outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {}
+}
+
+/// What `TypedSlot` decided before calling its node, for what it does after (`complete`).
+struct PendingCycle: BitwiseCopyable {
+    /// False when the node is not called this cycle (bypassed, muted, suspended): outputs are done.
+    var callsNode: Bool
+    var gain: ParameterRamp
+    /// The node's own output gain ramp, and whether the policy gain was folded into it.
+    var own: ParameterRamp
+    var folded: Bool
+
+    static let done = PendingCycle(callsNode: false, gain: .constant(1), own: .constant(1), folded: false)
 }
 
 /// The one concrete slot per node type, so the call to `process` is direct and generic.
-final class TypedSlot<Node: AudioNode>: NodeSlot {
+class TypedSlot<Node: AudioNode>: NodeSlot {
     let node: Node
 
     init(node: Node, appID: String, type: NodeType, configuration: NodeConfiguration,
@@ -280,11 +306,11 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
                    nodeAddress: UnsafeRawPointer(Unmanaged.passUnretained(node).toOpaque()))
     }
 
-    override var anyNode: any AudioNode { node }
+    override final var anyNode: any AudioNode { node }
 
     /// - Realtime: safe.
-    override func run(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
-                      outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
+    override final func run(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
+                            outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
         // Nearly every cycle nothing has changed since the last one: the node runs at the
         // parameters it had under unity gain, and none of the checks below could differ. One load
         // says so; skipping them was a fifth of a small node's step.
@@ -303,6 +329,18 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
     @inline(never)
     private func runChanging(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
                              outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
+        let pending = prepare(context, inputs: inputs, outputs: outputs, outputCount: outputCount)
+        guard pending.callsNode else { return }
+        process(context, inputs: inputs, inputCount: inputCount, outputs: outputs, outputCount: outputCount, midi: midi)
+        complete(pending, outputs: outputs, outputCount: outputCount, frames: context.frames)
+    }
+
+    /// Everything a changing cycle decides before the node runs: the policy gain's ramp, a
+    /// fault's bypass or silence, a suspension, the parameters' ramps.
+    /// - Realtime: safe.
+    @inline(__always)
+    final func prepare(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>,
+                       outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int) -> PendingCycle {
         settled = false
         let gain = advancePolicyGain(context.frames)
         let fault = faultCode.load(ordering: .relaxed)
@@ -312,12 +350,12 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
                 outputs[index].update(from: inputs[index], count: context.frames)
             }
             applyPolicyGain(gain, outputs: outputs, outputCount: outputCount, frames: context.frames)
-            return
+            return .done
         }
         if (gain.isSteady && gain.end == 0 && suspended.load(ordering: .relaxed)) || fault != NodeFault.none.rawValue {
             // Suspended and faded out, or muted for a fault: the node is not called, its outputs are silent.
             for index in 0..<outputCount { outputs[index].update(repeating: 0, count: context.frames) }
-            return
+            return .done
         }
         advanceParameters(context.frames)
         // At a settled unity policy gain (nearly always) there is nothing to fold or apply.
@@ -327,28 +365,47 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
         let folded = foldable && foldPolicyGain(gain, into: own)
         // Settled from the next cycle unless something still moves (a fault this cycle clears it).
         settled = unity && !parametersMoving
-        process(context, inputs: inputs, inputCount: inputCount, outputs: outputs, outputCount: outputCount, midi: midi)
-        if folded {
-            ramps[outputGainIndex] = own
+        return PendingCycle(callsNode: true, gain: gain, own: own, folded: folded)
+    }
+
+    /// What a changing cycle does after the node ran: the node's own ramp back, or the policy gain.
+    /// - Realtime: safe.
+    @inline(__always)
+    final func complete(_ pending: PendingCycle, outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int,
+                        frames: Int) {
+        if pending.folded {
+            ramps[outputGainIndex] = pending.own
         } else {
-            applyPolicyGain(gain, outputs: outputs, outputCount: outputCount, frames: context.frames)
+            applyPolicyGain(pending.gain, outputs: outputs, outputCount: outputCount, frames: frames)
         }
     }
 
     /// Calls the node with this cycle's buffers and ramps, then checks what it wrote.
     /// - Realtime: safe.
     @inline(__always)
-    private func process(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
-                         outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
+    final func process(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
+                       outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
         outputCheck.pointee = OutputCheck.unreported
-        Unmanaged<Node>.fromOpaque(nodeAddress)._withUnsafeGuaranteedRef { node in node.process(ProcessContext(
+        Unmanaged<Node>.fromOpaque(nodeAddress)._withUnsafeGuaranteedRef { node in
+            node.process(processContext(context, inputs: inputs, inputCount: inputCount, outputs: outputs,
+                                        outputCount: outputCount, midi: midi))
+        }
+        guardOutputs(outputs, outputCount: outputCount, frames: context.frames)
+    }
+
+    /// What the node's `process` (or a phased node's `begin` and `finish`) receives.
+    /// - Realtime: safe.
+    @inline(__always)
+    final func processContext(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
+                              outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int,
+                              midi: MIDIEvents) -> ProcessContext {
+        ProcessContext(
             frames: context.frames, sampleRate: sampleRate, sampleTime: context.sampleTime,
             inputs: AudioInputs(base: inputs, count: inputCount, frames: context.frames),
             outputs: AudioOutputs(base: outputs, count: outputCount, frames: context.frames),
             parameters: ParameterRamps(base: ramps, count: parameterCount), midi: midi,
             transport: context.transport, transportRequests: TransportRequestCell(cell: UnsafePointer(transportRequest)),
-            outputCheck: OutputCheck(cell: outputCheck))) }
-        guardOutputs(outputs, outputCount: outputCount, frames: context.frames)
+            outputCheck: OutputCheck(cell: outputCheck))
     }
 
     /// Hands the node its output gain times the policy gain, when the product is still a ramp
@@ -356,7 +413,7 @@ final class TypedSlot<Node: AudioNode>: NodeSlot {
     /// Returns false, changing nothing, when both move.
     /// - Realtime: safe.
     @inline(__always)
-    private func foldPolicyGain(_ gain: ParameterRamp, into own: ParameterRamp) -> Bool {
+    final func foldPolicyGain(_ gain: ParameterRamp, into own: ParameterRamp) -> Bool {
         if gain.isSteady {
             ramps[outputGainIndex] = own.scaled(by: gain.end)
         } else if own.isSteady {

@@ -37,6 +37,8 @@ public enum PlanCompiler {
             return floats + nextBuffer * stride
         }
         let silence = takeBuffer()
+        // The order steps run in: the graph's, with isolated apps that are free together in waves.
+        let (order, waveEnd) = WaveOrder.make(graph, phased: slots.map(\.isPhased))
 
         // Output buffers first: inputs refer to them.
         var outputBuffer: [[UnsafeMutablePointer<Float>]] = []
@@ -56,7 +58,7 @@ public enum PlanCompiler {
         for connection in graph.connections { sourceCounts[inputBase[connection.to.app] + connection.to.port] += 1 }
         var sourceStarts = Array(repeating: 0, count: inputTotal)
         var sourceCursor = 0
-        for appIndex in graph.order {
+        for appIndex in order {
             for input in inputBase[appIndex]..<inputBase[appIndex + 1] {
                 sourceStarts[input] = sourceCursor
                 sourceCursor += sourceCounts[input]
@@ -84,13 +86,13 @@ public enum PlanCompiler {
             events.initialize(repeating: MIDIEvent(frame: 0, status: 0), count: midiCapacity)
             midiBuffers.initializeElement(at: index, to: MIDIBuffer(events: events, capacity: midiCapacity, count: 0))
         }
-        let steps = UnsafeMutableBufferPointer<RenderStep>.allocate(capacity: graph.order.count)
+        let steps = UnsafeMutableBufferPointer<RenderStep>.allocate(capacity: order.count)
         let inputs = UnsafeMutableBufferPointer<InputMix>.allocate(capacity: max(inputTotal, 1))
         let inputPointers = UnsafeMutableBufferPointer<UnsafePointer<Float>>.allocate(capacity: max(inputTotal, 1))
         let outputPointers = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: max(outputTotal, 1))
         let mixedInputs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(inputTotal, 1))
         var inputCursor = 0, outputCursor = 0, mixedCursor = 0
-        for (stepIndex, appIndex) in graph.order.enumerated() {
+        for (stepIndex, appIndex) in order.enumerated() {
             let inputStart = inputCursor, outputStart = outputCursor, mixStart = mixedCursor
             for port in graph.apps[appIndex].layout.inputs.indices {
                 let input = inputBase[appIndex] + port
@@ -121,7 +123,7 @@ public enum PlanCompiler {
                 ramps: UnsafeRawPointer(slots[appIndex].ramps), inputStart: Int32(inputStart),
                 inputCount: Int32(inputCursor - inputStart), outputStart: Int32(outputStart),
                 outputCount: Int32(outputCursor - outputStart), midiIndex: Int32(midiIndexOfApp[appIndex]),
-                mixStart: Int32(mixStart), mixCount: Int32(mixedCursor - mixStart)))
+                mixStart: Int32(mixStart), mixCount: Int32(mixedCursor - mixStart), waveEnd: waveEnd[stepIndex]))
         }
 
         let externalInputs = UnsafeMutableBufferPointer<UnsafePointer<Float>?>.allocate(capacity: max(exposure.inputs.count, 1))

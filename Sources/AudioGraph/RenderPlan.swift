@@ -16,6 +16,8 @@ public final class RenderPlan: @unchecked Sendable {
     public let maximumFrames: Int
 
     let steps: UnsafeMutableBufferPointer<RenderStep>
+    /// True when some steps form a wave of isolated apps (`RenderStep.waveEnd`).
+    let hasWaves: Bool
     let inputs: UnsafeMutableBufferPointer<InputMix>
     let sources: UnsafeMutableBufferPointer<MixSource>
     /// The pointer each node reads each input from: each input's `quietPointer` while no outside
@@ -65,6 +67,7 @@ public final class RenderPlan: @unchecked Sendable {
         self.sampleRate = sampleRate
         self.maximumFrames = maximumFrames
         steps = tables.steps
+        hasWaves = tables.steps.contains { $0.waveEnd >= 0 }
         inputs = tables.inputs
         sources = tables.sources
         inputPointers = tables.inputPointers

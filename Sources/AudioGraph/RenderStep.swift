@@ -25,6 +25,9 @@ struct RenderStep: BitwiseCopyable {
     /// reads the buffer the compiler chose (`InputMix.unmixed`).
     let mixStart: Int32
     let mixCount: Int32
+    /// For the first step of a wave of isolated apps (`PhasedNode`), the index just past its last
+    /// member; -1 otherwise.
+    let waveEnd: Int32
 }
 
 /// The MIDI messages one app receives in a cycle: the backend fills it before rendering (from

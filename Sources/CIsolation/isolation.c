@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -160,6 +161,27 @@ int iaa_isolation_poll_exit(int pidfd, int timeout_ms) {
     int ready = poll(&entry, 1, timeout_ms);
     if (ready < 0) return errno == EINTR ? 0 : -1;
     return ready > 0 ? 1 : 0;
+}
+
+int iaa_isolation_poll_child(int pidfd, int wakeup, int timeout_ms) {
+    struct pollfd entries[2] = {{wakeup, POLLIN, 0}, {pidfd, POLLIN, 0}};
+    int ready = poll(entries, pidfd >= 0 ? 2 : 1, timeout_ms);
+    if (ready < 0) return errno == EINTR ? 0 : -1;
+    if (entries[0].revents & POLLIN) {
+        uint64_t count;
+        ssize_t drained = read(wakeup, &count, sizeof count);
+        (void)drained;
+    }
+    return pidfd >= 0 && (entries[1].revents & (POLLIN | POLLHUP)) ? 1 : 0;
+}
+
+int iaa_wakeup_make(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+void iaa_wakeup_signal(int fd) {
+    if (fd < 0) return;
+    uint64_t one = 1;
+    ssize_t written = write(fd, &one, sizeof one);
+    (void)written;
 }
 
 int iaa_isolation_reap(pid_t pid, int *status) {

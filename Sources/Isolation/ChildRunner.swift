@@ -73,8 +73,9 @@ public enum ChildRunner {
                 node.reset()
             }
             render(node, segment: segment, ramps: ramps, midi: midi, transportCell: transportCell, inputs: inputs, outputs: outputs)
-            iaa_isolation_store(segment.reply, cycle)
-            iaa_futex_wake(segment.reply)
+            // Woken only when the engine waits for this child; in a wave it waits for the last one.
+            iaa_isolation_store_ordered(segment.reply, cycle)
+            if iaa_isolation_load_ordered(segment.wakeOnReply) != 0 { iaa_futex_wake(segment.reply) }
         }
     }
 

@@ -8,8 +8,10 @@ import Glibc
 /// Starts, watches, kills and restarts one isolated app's child, on a thread of its own (never
 /// the audio thread, never the engine's control queue).
 ///
-/// A death is seen at once through a pidfd; a hang or a NaN through the flag the audio thread
-/// raises, checked every 20 ms. After a fault it waits a backoff that doubles up to a limit,
+/// It sleeps on the child's pidfd and an eventfd: a death is seen at once, and so is a hang or a
+/// NaN, which the audio thread flags and signals (`SupervisionCells.wakeup`). It wakes on its
+/// own only every 20 ms until the child sits on the audio thread's CPU, then once a second (21
+/// supervisors waking every 20 ms cost about a microsecond per isolated app and cycle). After a fault it waits a backoff that doubles up to a limit,
 /// then starts a new child on the same segment; `maxCrashes` faults within `crashWindowSeconds`
 /// leave the app off until ``reenable()``.
 final class ChildSupervisor: @unchecked Sendable {
@@ -79,6 +81,7 @@ final class ChildSupervisor: @unchecked Sendable {
     func stop() {
         iaa_isolation_store(command, Command.stop.rawValue)
         iaa_futex_wake(command)
+        iaa_wakeup_signal(cells.pointee.wakeup)
         if let thread { pthread_join(thread, nil) }
         thread = nil
     }
@@ -182,7 +185,9 @@ final class ChildSupervisor: @unchecked Sendable {
         var childCPU: Int32?
         while !stopping {
             place(child, on: &childCPU)
-            if child.pidfd >= 0 ? iaa_isolation_poll_exit(child.pidfd, 20) == 1 : child.hasEnded() {
+            let tick: Int32 = child.pidfd < 0 || (settings.placement != nil && childCPU == nil) ? 20 : 1000
+            let ended = iaa_isolation_poll_child(child.pidfd, cells.pointee.wakeup, tick) == 1
+            if ended || (child.pidfd < 0 && child.hasEnded()) {
                 return finish(child, child.reapFault())
             }
             switch SupervisionFlag(rawValue: cells.pointee.flag.exchange(0, ordering: .acquiringAndReleasing)) ?? .none {

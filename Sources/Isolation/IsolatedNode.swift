@@ -4,6 +4,9 @@ import CThreadNotes
 import IAAPluginABI
 import NodeKit
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An app's node running in a child process: `process` hands the cycle to the child through
 /// shared memory and takes its outputs back, inside the engine's own cycle.
@@ -12,7 +15,7 @@ import Synchronization
 /// status see an app, never the kind of its node. Everything the audio thread touches is a raw
 /// pointer prepared here (no class reference, no retain); the ``ChildSupervisor`` starts,
 /// watches and restarts the child on a thread of its own.
-public final class IsolatedNode: AudioNode {
+public final class IsolatedNode: PhasedNode {
     /// The app, for events and status.
     public let app: String
     public let settings: IsolationSettings
@@ -30,6 +33,7 @@ public final class IsolatedNode: AudioNode {
     // The audio thread's view of the segment, set in `prepare` before the node is in any plan.
     private var request: UnsafeMutablePointer<UInt32>?
     private var reply: UnsafeMutablePointer<UInt32>?
+    private var wakeOnReply: UnsafeMutablePointer<UInt32>?
     private var header: UnsafeMutablePointer<iaa_isolation_header>?
     private var ramps: UnsafeMutablePointer<iaa_ramp>?
     private var midi: UnsafeMutablePointer<iaa_midi_event>?
@@ -46,6 +50,9 @@ public final class IsolatedNode: AudioNode {
     /// Audio thread only: consecutive cycles without an answer, and the child they count for.
     private var strikes = 0
     private var strikeEpoch: UInt32 = 0
+    /// Audio thread only: the cycle `begin` handed to the child and `finish` has not taken back
+    /// (0: none; cycle numbers skip 0).
+    private var pending: UInt32 = 0
 
     /// A node for `app` whose child runs `plugin` (resolved against `graphDirectory`) with
     /// `configuration`; the counts are the node type's layout. The child starts in `prepare`.
@@ -70,11 +77,12 @@ public final class IsolatedNode: AudioNode {
         if let priority = settings.realtimePriority { arguments += ["--realtime-priority", String(priority)] }
         self.arguments = arguments
         cells = .allocate(capacity: 1)
-        cells.initialize(to: SupervisionCells())
+        cells.initialize(to: SupervisionCells(wakeup: iaa_wakeup_make()))
     }
 
     deinit {
         supervisor?.stop()
+        if cells.pointee.wakeup >= 0 { close(cells.pointee.wakeup) }
         cells.deinitialize(count: 1)
         cells.deallocate()
     }
@@ -91,6 +99,7 @@ public final class IsolatedNode: AudioNode {
             self.segment = segment
             request = segment.request
             reply = segment.reply
+            wakeOnReply = segment.wakeOnReply
             header = segment.header
             ramps = segment.ramps
             midi = segment.midi
@@ -138,9 +147,21 @@ public final class IsolatedNode: AudioNode {
     /// non-finite sample: the outputs are silent in this same cycle.
     /// - Realtime: safe (copies, atomics, FUTEX_WAKE and one bounded FUTEX_WAIT).
     public func process(_ context: ProcessContext) {
+        begin(context)
+        finish(context)
+    }
+
+    /// Hands the cycle to the child without waiting: the renderer starts every isolated app of a
+    /// wave this way before it waits for any (`PhasedNode`), so their children run one after
+    /// another while the audio thread sleeps once. Silences the outputs when there is no child to
+    /// ask, or it still owes the last cycle.
+    /// - Realtime: safe (copies, atomics, FUTEX_WAKE).
+    public func begin(_ context: ProcessContext) {
+        pending = 0
         let frames = context.frames
         guard cells.pointee.state.load(ordering: .acquiring) == SupervisionState.running.rawValue,
-              let request, let reply, let header, let ramps, let midi, let inputs, let outputs, let engineCPU, frames <= Int(header.pointee.max_frames) else {
+              let request, let reply, let wakeOnReply, let header, let ramps, let midi, let inputs, let engineCPU,
+              frames <= Int(header.pointee.max_frames) else {
             silence(context)
             return
         }
@@ -178,9 +199,22 @@ public final class IsolatedNode: AudioNode {
             beat_in_bar: host.beatInBar, sample_time: host.sampleTime)
         iaa_isolation_store(engineCPU, UInt32(bitPattern: iaa_current_cpu()))
         let next = cycle == IAA_ISOLATION_DEAD &- 1 ? 1 : cycle &+ 1
+        // Not woken when it answers unless `finish` comes to wait for it.
+        iaa_isolation_store(wakeOnReply, 0)
         iaa_isolation_store(request, next)
         iaa_futex_wake(request)
-        guard awaitReply(next, reply: reply, frames: frames, sampleRate: context.sampleRate) else {
+        pending = next
+    }
+
+    /// Waits for the cycle `begin` handed over (at most the app's share of the period, from now)
+    /// and takes the outputs back; nothing to do when `begin` already silenced them.
+    /// - Realtime: safe (atomics, one bounded FUTEX_WAIT, copies).
+    public func finish(_ context: ProcessContext) {
+        guard pending != 0, let reply, let wakeOnReply, let outputs else { return }
+        let cycle = pending
+        pending = 0
+        let frames = context.frames
+        guard awaitReply(cycle, reply: reply, wakeOnReply: wakeOnReply, frames: frames, sampleRate: context.sampleRate) else {
             strike(context)
             return
         }
@@ -188,6 +222,7 @@ public final class IsolatedNode: AudioNode {
         guard outputsAreFinite(outputs, frames: frames) else {
             cells.pointee.flag.store(SupervisionFlag.nonFinite.rawValue, ordering: .releasing)
             cells.pointee.state.store(SupervisionState.faulted.rawValue, ordering: .releasing)
+            iaa_wakeup_signal(cells.pointee.wakeup)
             silence(context)
             return
         }
@@ -208,7 +243,8 @@ public final class IsolatedNode: AudioNode {
     /// does not reprogram the CPU's timer (`iaa_deadline_anchor`).
     /// - Realtime: safe.
     @inline(__always)
-    private func awaitReply(_ cycle: UInt32, reply: UnsafeMutablePointer<UInt32>, frames: Int, sampleRate: Double) -> Bool {
+    private func awaitReply(_ cycle: UInt32, reply: UnsafeMutablePointer<UInt32>, wakeOnReply: UnsafeMutablePointer<UInt32>,
+                            frames: Int, sampleRate: Double) -> Bool {
         for _ in 0..<200 {
             let answer = iaa_isolation_load(reply)
             if answer == cycle { return true }
@@ -219,8 +255,10 @@ public final class IsolatedNode: AudioNode {
         defer { iaa_note_wait(MonotonicClock.nanoseconds() &- started) }
         let deadline = started &+ (fixedTimeout > 0 ? fixedTimeout : UInt64(Double(frames) / sampleRate * 1e9 * share))
         if let anchor { iaa_deadline_anchor_cover(anchor, deadline, started) }
+        // From here the child wakes us; the ordered load below sees an answer given before it saw this.
+        iaa_isolation_store_ordered(wakeOnReply, 1)
         while true {
-            let answer = iaa_isolation_load(reply)
+            let answer = iaa_isolation_load_ordered(reply)
             if answer == cycle { return true }
             if answer == IAA_ISOLATION_DEAD { return false }
             guard MonotonicClock.nanoseconds() < deadline else { return false }
@@ -239,6 +277,7 @@ public final class IsolatedNode: AudioNode {
         strikes = 0
         cells.pointee.flag.store(SupervisionFlag.hung.rawValue, ordering: .releasing)
         cells.pointee.state.store(SupervisionState.faulted.rawValue, ordering: .releasing)
+        iaa_wakeup_signal(cells.pointee.wakeup)
     }
 
     /// `x - x` is 0 for every finite sample and NaN otherwise (see NodeSlot.guardOutputs).
@@ -285,4 +324,7 @@ struct SupervisionCells: ~Copyable {
     let epoch = Atomic<UInt32>(0)
     /// Cycles in which a running child did not answer in time (the app was silent in them).
     let lateCycles = Atomic<UInt64>(0)
+    /// An eventfd the audio thread signals when it raises `flag`, and `stop` when the child must
+    /// end: the supervisor sleeps on it and the child's pidfd instead of waking to look.
+    let wakeup: Int32
 }

@@ -26,6 +26,8 @@ public final class Segment: @unchecked Sendable {
     /// `IAA_CHILD_*` state, the stop flag, the reset counter and the node's transport request.
     public let request: UnsafeMutablePointer<UInt32>
     public let reply: UnsafeMutablePointer<UInt32>
+    /// Set by the engine while it waits for `reply`: only then does the child wake it.
+    public let wakeOnReply: UnsafeMutablePointer<UInt32>
     public let childState: UnsafeMutablePointer<UInt32>
     public let stop: UnsafeMutablePointer<UInt32>
     public let reset: UnsafeMutablePointer<UInt32>
@@ -89,6 +91,7 @@ public final class Segment: @unchecked Sendable {
         self.header = header
         request = Self.word(header, \.request)
         reply = Self.word(header, \.reply)
+        wakeOnReply = Self.word(header, \.wake_on_reply)
         childState = Self.word(header, \.child_state)
         stop = Self.word(header, \.stop)
         reset = Self.word(header, \.reset)

@@ -1,5 +1,6 @@
 import AudioGraph
 import GraphFormat
+import NodeKit
 import Nodes
 import OfflineBackend
 import Testing
@@ -41,10 +42,13 @@ final class PlanHarness {
     private(set) var graph: Graph
     private var generation: UInt64 = 1
 
-    init(_ json: String, sampleRate: Double = 48_000, blockSize: Int = 256) throws {
+    /// `nodeFactory` replaces how the apps' nodes are made (`NodeInstances.nodeFactory`).
+    init(_ json: String, sampleRate: Double = 48_000, blockSize: Int = 256,
+         nodeFactory: ((App) throws -> any AudioNode)? = nil) throws {
         self.sampleRate = sampleRate
         self.blockSize = blockSize
         instances = NodeInstances(sampleRate: sampleRate, maximumFrames: blockSize)
+        if let nodeFactory { instances.nodeFactory = nodeFactory }
         backend = OfflineBackend(sampleRate: sampleRate, blockSize: blockSize)
         graph = try loadGraph(json)
         plan = PlanCompiler.compile(graph, slots: try instances.slots(for: graph), sampleRate: sampleRate,

@@ -16,7 +16,7 @@
 
 /** "IAAI" and the layout's version: the child refuses a segment of another version. */
 #define IAA_ISOLATION_MAGIC 0x49414149u
-#define IAA_ISOLATION_VERSION 2u
+#define IAA_ISOLATION_VERSION 3u
 /** MIDI events per cycle the segment holds (later ones in a cycle are dropped). */
 #define IAA_ISOLATION_MIDI_CAPACITY 1024u
 /** The value the supervisor stores in `reply` when the child died, to end a wait at once. */
@@ -44,7 +44,11 @@ typedef struct iaa_isolation_header {
      * a page), so that the two sides never write one line. Padding, not _Alignas: Swift imports it. */
     uint32_t padding0[6];
     uint32_t request;   /* the engine: the number of the cycle to render */
-    uint32_t padding1[15];
+    /* The engine: nonzero while it waits (or is about to wait) for `reply`, so the child wakes
+     * it. Several children started together (a wave) run one after another without waking the
+     * engine; only the one it waits for does (docs/isolation.md, "Waves"). */
+    uint32_t wake_on_reply;
+    uint32_t padding1[14];
     uint32_t reply;     /* the child: the number of the cycle rendered */
     uint32_t padding2[15];
     uint32_t child_state;
@@ -79,6 +83,12 @@ iaa_isolation_layout iaa_isolation_layout_for(uint32_t inputs, uint32_t outputs,
 /** Atomic accessors for the words both processes touch. */
 static inline uint32_t iaa_isolation_load(const uint32_t *word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
 static inline void iaa_isolation_store(uint32_t *word, uint32_t value) { __atomic_store_n(word, value, __ATOMIC_RELEASE); }
+/** Sequentially consistent store and load, for the one store-then-load handshake: the child
+ *  stores `reply` then loads `wake_on_reply`, the engine stores `wake_on_reply` then loads
+ *  `reply`; with both orders kept, at least one side sees the other's store, so a child never
+ *  skips the wake-up of an engine that is going to sleep. */
+static inline void iaa_isolation_store_ordered(uint32_t *word, uint32_t value) { __atomic_store_n(word, value, __ATOMIC_SEQ_CST); }
+static inline uint32_t iaa_isolation_load_ordered(const uint32_t *word) { return __atomic_load_n(word, __ATOMIC_SEQ_CST); }
 
 /** A new anonymous segment of `size` bytes (memfd, close-on-exec, sealed at that size); -1 and errno on failure. */
 int iaa_isolation_segment_create(size_t size);
@@ -141,6 +151,14 @@ pid_t iaa_isolation_spawn(const char *path, char *const argv[], int segment_fd, 
 
 /** Waits up to `timeout_ms` for the child behind `pidfd` to end: 1 ended, 0 not yet, -1 error. */
 int iaa_isolation_poll_exit(int pidfd, int timeout_ms);
+/** Like `iaa_isolation_poll_exit`, also returning early (0) when `wakeup` (an eventfd, or -1) was
+ *  signalled, which it drains. With `pidfd < 0` only the wake-up and the timeout end it. */
+int iaa_isolation_poll_child(int pidfd, int wakeup, int timeout_ms);
+/** A non-blocking eventfd (close-on-exec) for `iaa_wakeup_signal`; -1 on failure. */
+int iaa_wakeup_make(void);
+/** Adds one to the eventfd (nothing when `fd < 0`): one non-blocking write, safe on the audio
+ *  thread, which calls it only when it flags a fault. */
+void iaa_wakeup_signal(int fd);
 
 /** Reaps `pid` without waiting: 1 and its wait status when it ended, 0 while it runs, -1 error. */
 int iaa_isolation_reap(pid_t pid, int *status);

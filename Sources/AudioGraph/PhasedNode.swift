@@ -1,0 +1,119 @@
+import NodeKit
+
+/// A node whose work happens elsewhere (an isolated app's child process), so that its cycle
+/// splits into handing the work over (`begin`) and taking the result back (`finish`).
+///
+/// The plan groups such nodes that do not feed one another into *waves*; the renderer begins
+/// every member of a wave, then finishes them in reverse order. Children that share the audio
+/// thread's CPU then run one after another while the audio thread sleeps once, instead of the
+/// audio thread sleeping and being woken once per node (docs/isolation.md, "Waves"). `process`
+/// must stay equal to `begin` then `finish`: the renderer calls it for a node alone, and for
+/// every node while steps are timed (`iaa top`, the deadline guard).
+public protocol PhasedNode: AudioNode {
+    /// Starts the cycle; must not wait for its result.
+    /// - Realtime: safe.
+    func begin(_ context: ProcessContext)
+    /// Completes the cycle `begin` started, writing every output.
+    /// - Realtime: safe.
+    func finish(_ context: ProcessContext)
+}
+
+/// The order a plan runs its apps in, and its waves.
+enum WaveOrder {
+    /// `graph.order` when fewer than two apps are phased; otherwise a topological order in which
+    /// the phased apps that become free together run as one wave. Apps in process keep their
+    /// relative order and go first whenever they are free (file order among them, as in
+    /// `graph.order`); then every phased app that is free forms the next wave.
+    /// Returns, per position of the order, the position just past that wave's last member when
+    /// the position starts a wave of two or more, else -1.
+    static func make(_ graph: Graph, phased: [Bool]) -> (order: [Int], waveEnd: [Int32]) {
+        let count = graph.order.count
+        guard phased.lazy.filter({ $0 }).count >= 2 else { return (graph.order, Array(repeating: -1, count: count)) }
+        var rank = Array(repeating: 0, count: graph.apps.count)
+        for (position, app) in graph.order.enumerated() { rank[app] = position }
+        var successors = Array(repeating: [Int](), count: graph.apps.count)
+        var indegree = Array(repeating: 0, count: graph.apps.count)
+        for connection in graph.connections {
+            var (from, to) = (connection.from.app, connection.to.app)
+            // An input reading the previous cycle (a host's return) orders nothing in the graph's
+            // order; its two apps keep that order's sequence here, so it reads the same cycle.
+            if graph.apps[to].layout.inputs[connection.to.port].readsPreviousCycle && rank[from] > rank[to] {
+                (from, to) = (to, from)
+            }
+            guard !successors[from].contains(to) else { continue }
+            successors[from].append(to)
+            indegree[to] += 1
+        }
+        // Free apps by rank: in-process ones one at a time, phased ones a wave at a time.
+        var freeInProcess = Set<Int>(), freePhased = Set<Int>()
+        func free(_ app: Int) {
+            if phased[app] { freePhased.insert(app) } else { freeInProcess.insert(app) }
+        }
+        for app in graph.order where indegree[app] == 0 { free(app) }
+        func release(_ app: Int) {
+            for next in successors[app] {
+                indegree[next] -= 1
+                if indegree[next] == 0 { free(next) }
+            }
+        }
+        var order: [Int] = []
+        var waveEnd: [Int32] = []
+        order.reserveCapacity(count)
+        while order.count < count {
+            while let app = freeInProcess.min(by: { rank[$0] < rank[$1] }) {
+                freeInProcess.remove(app)
+                order.append(app)
+                waveEnd.append(-1)
+                release(app)
+            }
+            if order.count == count { break }
+            let wave = freePhased.sorted { rank[$0] < rank[$1] }
+            precondition(!wave.isEmpty, "graph.order is not a topological order of its connections")
+            freePhased.removeAll()
+            let end = Int32(order.count + wave.count)
+            for (index, app) in wave.enumerated() {
+                order.append(app)
+                waveEnd.append(index == 0 && wave.count > 1 ? end : -1)
+            }
+            // Released only after the whole wave is placed: no member feeds another.
+            for app in wave { release(app) }
+        }
+        return (order, waveEnd)
+    }
+}
+
+/// The slot of a `PhasedNode`: `run` as every slot's, and the same cycle split in two for a wave.
+final class PhasedSlot<Node: PhasedNode>: TypedSlot<Node> {
+    /// Audio thread only: what `begin` decided, for `finish`.
+    private var pending = PendingCycle.done
+
+    override var isPhased: Bool { true }
+
+    /// - Realtime: safe.
+    override func begin(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
+                        outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
+        if settled && controlChanges.load(ordering: .acquiring) == seenControlChanges {
+            // Settled (see `run`): the node runs, and a unity gain leaves nothing to apply after.
+            pending = PendingCycle(callsNode: true, gain: .constant(1), own: .constant(1), folded: false)
+        } else {
+            pending = prepare(context, inputs: inputs, outputs: outputs, outputCount: outputCount)
+            guard pending.callsNode else { return }
+        }
+        outputCheck.pointee = OutputCheck.unreported
+        let context = processContext(context, inputs: inputs, inputCount: inputCount, outputs: outputs,
+                                     outputCount: outputCount, midi: midi)
+        // Through the address, as `TypedSlot.process`: no retain of the node.
+        Unmanaged<Node>.fromOpaque(nodeAddress)._withUnsafeGuaranteedRef { $0.begin(context) }
+    }
+
+    /// - Realtime: safe.
+    override func finish(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
+                         outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
+        guard pending.callsNode else { return }
+        let context = processContext(context, inputs: inputs, inputCount: inputCount, outputs: outputs,
+                                     outputCount: outputCount, midi: midi)
+        Unmanaged<Node>.fromOpaque(nodeAddress)._withUnsafeGuaranteedRef { $0.finish(context) }
+        guardOutputs(outputs, outputCount: outputCount, frames: context.frames)
+        complete(pending, outputs: outputs, outputCount: outputCount, frames: context.frames)
+    }
+}

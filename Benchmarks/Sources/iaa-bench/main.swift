@@ -223,10 +223,14 @@ print("## Node kernels alone: one node's process per cycle, driven by hand (no s
 print("")
 row(["node", "frames", "ns/cycle", "ns/frame"])
 row(Array(repeating: "---", count: 4))
-for (name, kernel) in NodeKernel.voiceNodes(frames: 128) {
-    // 16 cycles per timing, so the clock read (about 27 ns) does not count.
-    let stats = measure(budget: budget / 2) { for _ in 0..<16 { kernel.cycle() } }
-    row([name, "\(kernel.frames)", f(stats.median / 16, 0), f(stats.median / 16 / Double(kernel.frames), 2)])
+// 64 frames too: what a voice's three nodes cost with nothing around them is the floor the
+// engine's 64-frame row can reach, to compare with the C reference's ns/vf above.
+for frames in [64, 128] {
+    for (name, kernel) in NodeKernel.voiceNodes(frames: frames) {
+        // 16 cycles per timing, so the clock read (about 27 ns) does not count.
+        let stats = measure(budget: budget / 2) { for _ in 0..<16 { kernel.cycle() } }
+        row([name, "\(kernel.frames)", f(stats.median / 16, 0), f(stats.median / 16 / Double(kernel.frames), 2)])
+    }
 }
 
 // `iaa-bench render` stops here (run.sh measures the control side in a second process).

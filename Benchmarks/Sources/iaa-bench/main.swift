@@ -223,9 +223,9 @@ print("## Node kernels alone: one node's process per cycle, driven by hand (no s
 print("")
 row(["node", "frames", "ns/cycle", "ns/frame"])
 row(Array(repeating: "---", count: 4))
-// 64 frames too: what a voice's three nodes cost with nothing around them is the floor the
-// engine's 64-frame row can reach, to compare with the C reference's ns/vf above.
-for frames in [64, 128] {
+// 1 and 64 frames too: what a voice's three nodes cost with nothing around them is the floor the
+// engine's per-step and 64-frame rows can reach (a context built and one call each, as a slot does).
+for frames in [1, 64, 128] {
     for (name, kernel) in NodeKernel.voiceNodes(frames: frames) {
         // 16 cycles per timing, so the clock read (about 27 ns) does not count.
         let stats = measure(budget: budget / 2) { for _ in 0..<16 { kernel.cycle() } }

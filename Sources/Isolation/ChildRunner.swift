@@ -68,6 +68,7 @@ public enum ChildRunner {
                 continue
             }
             served = cycle
+            iaa_isolation_store(segment.started, cycle)
             if iaa_isolation_load(segment.reset) != resets {
                 resets = iaa_isolation_load(segment.reset)
                 node.reset()

@@ -157,6 +157,7 @@ final class ChildSupervisor: @unchecked Sendable {
     private func serveOneChild() -> ChildFault? {
         iaa_isolation_store(segment.request, 0)
         iaa_isolation_store(segment.reply, 0)
+        iaa_isolation_store(segment.started, 0)
         iaa_isolation_store(segment.childState, IAA_CHILD_STARTING)
         iaa_isolation_store(segment.stop, 0)
         iaa_isolation_store(segment.transportRequest, 0)

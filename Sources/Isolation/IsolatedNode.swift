@@ -34,6 +34,7 @@ public final class IsolatedNode: PhasedNode {
     private var request: UnsafeMutablePointer<UInt32>?
     private var reply: UnsafeMutablePointer<UInt32>?
     private var wakeOnReply: UnsafeMutablePointer<UInt32>?
+    private var started: UnsafeMutablePointer<UInt32>?
     private var header: UnsafeMutablePointer<iaa_isolation_header>?
     private var ramps: UnsafeMutablePointer<iaa_ramp>?
     private var midi: UnsafeMutablePointer<iaa_midi_event>?
@@ -49,6 +50,11 @@ public final class IsolatedNode: PhasedNode {
     private let anchor: UnsafeMutablePointer<iaa_deadline_anchor>?
     /// Audio thread only: consecutive cycles without an answer, and the child they count for.
     private var strikes = 0
+    /// Audio thread only: consecutive cycles the child did not even begin in time (another
+    /// child held the CPU they share, or this one is stopped), which end it only at
+    /// `strikeLimit × unstartedFactor`.
+    private var unstarted = 0
+    private static let unstartedFactor = 4
     private var strikeEpoch: UInt32 = 0
     /// Audio thread only: the cycle `begin` handed to the child and `finish` has not taken back
     /// (0: none; cycle numbers skip 0).
@@ -100,6 +106,7 @@ public final class IsolatedNode: PhasedNode {
             request = segment.request
             reply = segment.reply
             wakeOnReply = segment.wakeOnReply
+            started = segment.started
             header = segment.header
             ramps = segment.ramps
             midi = segment.midi
@@ -169,11 +176,12 @@ public final class IsolatedNode: PhasedNode {
         if epoch != strikeEpoch {
             strikeEpoch = epoch
             strikes = 0
+            unstarted = 0
         }
         let cycle = iaa_isolation_load(request)
         // Still busy with a cycle it did not answer in time: no new one, the app stays silent.
         guard iaa_isolation_load(reply) == cycle else {
-            strike(context)
+            strike(context, cycle: cycle)
             return
         }
         for index in 0..<min(inputCount, context.inputs.count) {
@@ -215,10 +223,11 @@ public final class IsolatedNode: PhasedNode {
         pending = 0
         let frames = context.frames
         guard awaitReply(cycle, reply: reply, wakeOnReply: wakeOnReply, frames: frames, sampleRate: context.sampleRate) else {
-            strike(context)
+            strike(context, cycle: cycle)
             return
         }
         strikes = 0
+        unstarted = 0
         guard outputsAreFinite(outputs, frames: frames) else {
             cells.pointee.flag.store(SupervisionFlag.nonFinite.rawValue, ordering: .releasing)
             cells.pointee.state.store(SupervisionState.faulted.rawValue, ordering: .releasing)
@@ -266,15 +275,25 @@ public final class IsolatedNode: PhasedNode {
         }
     }
 
-    /// Counts a cycle without an answer; the last allowed one declares the child hung.
+    /// Counts a cycle without an answer; the last allowed one declares the child hung. A child
+    /// that never began `cycle` was kept off the CPU (children of one engine share the audio
+    /// thread's CPU at one priority, so one that loops holds the others back until it is
+    /// killed): it is silent, but its strikes count only `unstartedFactor` times as many cycles,
+    /// so that the looping one is ended first and the others play on after it.
     /// - Realtime: safe.
     @inline(__always)
-    private func strike(_ context: ProcessContext) {
+    private func strike(_ context: ProcessContext, cycle: UInt32) {
         silence(context)
         cells.pointee.lateCycles.add(1, ordering: .relaxed)
-        strikes += 1
-        guard strikes >= strikeLimit else { return }
+        if let started, iaa_isolation_load(started) != cycle {
+            unstarted += 1
+            guard unstarted >= strikeLimit * Self.unstartedFactor else { return }
+        } else {
+            strikes += 1
+            guard strikes >= strikeLimit else { return }
+        }
         strikes = 0
+        unstarted = 0
         cells.pointee.flag.store(SupervisionFlag.hung.rawValue, ordering: .releasing)
         cells.pointee.state.store(SupervisionState.faulted.rawValue, ordering: .releasing)
         iaa_wakeup_signal(cells.pointee.wakeup)

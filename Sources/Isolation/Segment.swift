@@ -26,6 +26,8 @@ public final class Segment: @unchecked Sendable {
     /// `IAA_CHILD_*` state, the stop flag, the reset counter and the node's transport request.
     public let request: UnsafeMutablePointer<UInt32>
     public let reply: UnsafeMutablePointer<UInt32>
+    /// The cycle the child began rendering (it stores it before it renders).
+    public let started: UnsafeMutablePointer<UInt32>
     /// Set by the engine while it waits for `reply`: only then does the child wake it.
     public let wakeOnReply: UnsafeMutablePointer<UInt32>
     public let childState: UnsafeMutablePointer<UInt32>
@@ -92,6 +94,7 @@ public final class Segment: @unchecked Sendable {
         request = Self.word(header, \.request)
         reply = Self.word(header, \.reply)
         wakeOnReply = Self.word(header, \.wake_on_reply)
+        started = Self.word(header, \.started)
         childState = Self.word(header, \.child_state)
         stop = Self.word(header, \.stop)
         reset = Self.word(header, \.reset)

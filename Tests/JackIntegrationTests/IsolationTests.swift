@@ -102,10 +102,12 @@ extension JackIntegration {
             let engine: EngineProcess
             let client: ControlClient
 
-            init(client name: String, maxCrashes: Int, default choice: String = "auto", arguments: [String] = []) throws {
+            init(client name: String, maxCrashes: Int, default choice: String = "auto", arguments: [String] = [],
+                 badFirst: Bool = false) throws {
                 directory = try IsolationTests.folder()
                 let isolation = "\"isolation\": { \"maxCrashes\": \(maxCrashes), \"default\": \"\(choice)\" }"
-                let graph = try IsolationTests.write(MisbehavingPlugin.graph(bad: "./libbad.so#bad", isolation: isolation),
+                let graph = try IsolationTests.write(MisbehavingPlugin.graph(bad: "./libbad.so#bad", isolation: isolation,
+                                                                             badFirst: badFirst),
                                                      "live.json", in: directory)
                 socket = directory.appendingPathComponent("\(name).sock").path
                 engine = try EngineProcess(graph: graph, client: name, arguments: ["--socket", socket] + arguments)
@@ -192,6 +194,40 @@ extension JackIntegration {
             }
             // Each restart is a new process; the old ones are gone, reaped.
             #expect(IsolationTests.children(of: running.directory).count == 1)
+        }
+
+        @Test("live: a child that loops holds the other isolated apps on its CPU back, but only it is killed; they play again")
+        func hungChildSparesItsNeighbours() throws {
+            // Every app isolated: tone, good and bad are children on the audio thread's CPU at one
+            // priority, so the looping one keeps the others from running until it is killed.
+            // bad before good: the looping child runs first, and good waits behind it.
+            let running = try Running(client: "t-isolation-wave", maxCrashes: 100, default: "process", badFirst: true)
+            defer { running.stop() }
+            func isolation(_ app: String) throws -> ControlJSON? {
+                try running.client.call("status", params: [:]).get()["apps"]?.arrayValue?
+                    .first { $0["id"]?.stringValue == app }?["isolation"]
+            }
+            #expect(try isolation("good")?["state"]?.stringValue == "running")
+            let events = followEvents(socket: running.socket, limit: 200, timeout: .seconds(10))
+            usleep(200_000)
+            try running.setMode(3)
+            #expect(waitUntil(seconds: 3) { (try? running.bad()?["isolation"]?["fault"]?["kind"]?.stringValue) == "hung" },
+                    "the looping child was not found hung:\n\(running.engine.stderr)")
+            try running.setMode(0)
+            #expect(waitUntil(seconds: 4) { (try? running.bad()?["isolation"]?["state"]?.stringValue) == "running" })
+            for app in ["tone", "good"] {
+                let status = try isolation(app)
+                #expect(status?["state"]?.stringValue == "running" && status?["restarts"]?.doubleValue == 0,
+                        "\(app) was taken for the hung one: \(String(describing: status))")
+            }
+            let faults = events.all.filter { $0.contains("\"isolatedFault\"") }
+            #expect(faults.count == 1 && faults.first?.contains("\"app\":\"bad\"") == true, "fault events: \(faults)")
+            // And they play: the good app's output is the tone, halved by nothing (gain 1).
+            usleep(100_000)
+            let take = running.directory.appendingPathComponent("after.wav").path
+            _ = try runCommand("jack_rec", ["-f", take, "-d", "1", "t-isolation-wave:good.out"])  // whole seconds
+            let samples = try SoundFileReader(path: take).readAll()[0]
+            #expect(SignalAnalysis.peak(samples) > 0.45, "the good app is silent after the hang")
         }
 
         @Test("live: a plugin that keeps crashing stays off until iaa enable starts it again")

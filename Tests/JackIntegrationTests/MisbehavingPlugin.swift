@@ -83,15 +83,17 @@ IAA_PLUGIN_EXPORT const iaa_plugin_list *iaa_plugin_entry(void) { return &list; 
         guard build.status == 0 else { throw EngineProcessError(message: "cc failed: \(build.stderr)") }
     }
 
-    /// A graph: a tone into `good` (a gain, to @playback) and into the bad app (to nothing).
-    static func graph(bad plugin: String?, mode: Int = 0, isolation: String = "\"isolation\": { \"maxCrashes\": 100 }") -> String {
+    /// A graph: a tone into `good` (a gain, to @playback) and into the bad app (to nothing);
+    /// `badFirst` lists the bad app before the good one (so it runs first among apps free together).
+    static func graph(bad plugin: String?, mode: Int = 0, isolation: String = "\"isolation\": { \"maxCrashes\": 100 }",
+                      badFirst: Bool = false) -> String {
         let bad = plugin.map { ", { \"id\": \"bad\", \"plugin\": \"\($0)\", \"params\": { \"mode\": \(mode) } }" } ?? ""
+        let good = ", { \"id\": \"good\", \"plugin\": \"builtin:gain\" }"
         let connection = plugin == nil ? "" : ", { \"from\": \"tone:out\", \"to\": \"bad:in\" }"
         return """
             { "format": "iaa-graph/1", "name": "isolation", \(isolation),
               "apps": [
-                { "id": "tone", "plugin": "builtin:oscillator", "params": { "frequency": 500, "amplitude": 0.5 } },
-                { "id": "good", "plugin": "builtin:gain" }\(bad)
+                { "id": "tone", "plugin": "builtin:oscillator", "params": { "frequency": 500, "amplitude": 0.5 } }\(badFirst ? bad + good : good + bad)
               ],
               "connections": [ { "from": "tone:out", "to": "good:in" }\(connection) ],
               "jack": { "connections": [ { "from": "good:out", "to": "@playback" } ] } }

@@ -16,7 +16,7 @@
 
 /** "IAAI" and the layout's version: the child refuses a segment of another version. */
 #define IAA_ISOLATION_MAGIC 0x49414149u
-#define IAA_ISOLATION_VERSION 3u
+#define IAA_ISOLATION_VERSION 4u
 /** MIDI events per cycle the segment holds (later ones in a cycle are dropped). */
 #define IAA_ISOLATION_MIDI_CAPACITY 1024u
 /** The value the supervisor stores in `reply` when the child died, to end a wait at once. */
@@ -50,7 +50,10 @@ typedef struct iaa_isolation_header {
     uint32_t wake_on_reply;
     uint32_t padding1[14];
     uint32_t reply;     /* the child: the number of the cycle rendered */
-    uint32_t padding2[15];
+    /* The child: the number of the cycle it began rendering. A cycle not answered in time that
+     * the child never began was not its fault: another child held the CPU they share. */
+    uint32_t started;
+    uint32_t padding2[14];
     uint32_t child_state;
     uint32_t stop;                   /* nonzero: the child exits at its next wake-up */
     uint32_t reset;                  /* a counter: the child resets its node when it changes */

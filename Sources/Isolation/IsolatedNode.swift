@@ -1,5 +1,6 @@
 import AudioGraph
 import CIsolation
+import CKernels
 import CThreadNotes
 import IAAPluginABI
 import NodeKit
@@ -228,7 +229,7 @@ public final class IsolatedNode: PhasedNode {
         }
         strikes = 0
         unstarted = 0
-        guard outputsAreFinite(outputs, frames: frames) else {
+        guard nonfiniteBits(outputs, frames: frames) == 0 else {
             cells.pointee.flag.store(SupervisionFlag.nonFinite.rawValue, ordering: .releasing)
             cells.pointee.state.store(SupervisionState.faulted.rawValue, ordering: .releasing)
             iaa_wakeup_signal(cells.pointee.wakeup)
@@ -238,6 +239,8 @@ public final class IsolatedNode: PhasedNode {
         for index in 0..<min(outputCount, context.outputs.count) {
             context.outputs[index].baseAddress.unsafelyUnwrapped.update(from: outputs[index], count: frames)
         }
+        // Checked above, copied as they are: the slot need not read them again.
+        if outputCount >= context.outputs.count { context.outputCheck.report(0) }
         if let transportRequest, iaa_isolation_load(transportRequest) != 0 {
             let asked = iaa_isolation_load(transportRequest)
             iaa_isolation_store(transportRequest, 0)
@@ -299,22 +302,22 @@ public final class IsolatedNode: PhasedNode {
         iaa_wakeup_signal(cells.pointee.wakeup)
     }
 
-    /// `x - x` is 0 for every finite sample and NaN otherwise (see NodeSlot.guardOutputs).
+    /// The OR of `x - x` over every output frame the child wrote: 0 exactly when all are finite
+    /// (see NodeSlot.guardOutputs), by the kernel set's vectorised `nonfinite`.
     /// - Realtime: safe.
     @inline(__always)
-    private func outputsAreFinite(_ outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, frames: Int) -> Bool {
+    private func nonfiniteBits(_ outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, frames: Int) -> UInt32 {
+        let nonfinite = iaa_kernels().pointee.nonfinite
         var check: UInt32 = 0
-        for index in 0..<outputCount {
-            let out = outputs[index]
-            for frame in 0..<frames { check |= (out[frame] - out[frame]).bitPattern }
-        }
-        return check == 0
+        for index in 0..<outputCount { check |= nonfinite(outputs[index], frames) }
+        return check
     }
 
     /// - Realtime: safe.
     @inline(__always)
     private func silence(_ context: ProcessContext) {
         for index in 0..<context.outputs.count { context.outputs[index].update(repeating: 0) }
+        context.outputCheck.report(0)
     }
 }
 

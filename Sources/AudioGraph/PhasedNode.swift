@@ -44,10 +44,20 @@ enum WaveOrder {
             successors[from].append(to)
             indegree[to] += 1
         }
-        // Free apps by rank: in-process ones one at a time, phased ones a wave at a time.
-        var freeInProcess = Set<Int>(), freePhased = Set<Int>()
+        // Free apps: in-process ones one at a time, lowest rank first (kept sorted by rank,
+        // highest first, so the next is the last), phased ones a wave at a time.
+        var freeInProcess: [Int] = [], freePhased: [Int] = []
         func free(_ app: Int) {
-            if phased[app] { freePhased.insert(app) } else { freeInProcess.insert(app) }
+            if phased[app] {
+                freePhased.append(app)
+                return
+            }
+            var low = 0, high = freeInProcess.count
+            while low < high {
+                let middle = (low + high) / 2
+                if rank[freeInProcess[middle]] > rank[app] { low = middle + 1 } else { high = middle }
+            }
+            freeInProcess.insert(app, at: low)
         }
         for app in graph.order where indegree[app] == 0 { free(app) }
         func release(_ app: Int) {
@@ -60,8 +70,7 @@ enum WaveOrder {
         var waveEnd: [Int32] = []
         order.reserveCapacity(count)
         while order.count < count {
-            while let app = freeInProcess.min(by: { rank[$0] < rank[$1] }) {
-                freeInProcess.remove(app)
+            while let app = freeInProcess.popLast() {
                 order.append(app)
                 waveEnd.append(-1)
                 release(app)

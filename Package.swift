@@ -65,7 +65,7 @@ let package = Package(
         // libseccomp) and the shared-memory layout engine and child compile against.
         .target(name: "CIsolation", dependencies: ["IAAPluginABI"], linkerSettings: [.linkedLibrary("seccomp")]),
         // Node apps in a child process: the node the engine runs, the supervisor, the child's loop.
-        .target(name: "Isolation", dependencies: ["NodeKit", "AudioGraph", "IAAPluginABI", "CIsolation", "CKernels", "CThreadNotes"]),
+        .target(name: "Isolation", dependencies: ["NodeKit", "AudioGraph", "IAAPluginABI", "CIsolation", "CThreadNotes"]),
         // The control socket: SO_PEERCRED shim (struct ucred is not visible from Swift's Glibc).
         .target(name: "CPeerCredentials"),
         .target(name: "ControlSocket", dependencies: ["CPeerCredentials", "LocatedJSON"], exclude: ["PROTOCOL.md"]),

@@ -182,9 +182,10 @@ public class NodeSlot {
         for index in 0..<outputCount { outputs[index].update(repeating: 0, count: frames) }
     }
 
-    /// The finiteness check of every output, read after the node wrote them.
+    /// The finiteness check of every output, read after the node wrote them (also what an
+    /// isolated node runs over what its child wrote).
     /// - Realtime: safe.
-    @inline(__always) static func nonfiniteBits(_ outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int,
+    @inline(__always) public static func nonfiniteBits(_ outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int,
                                                 frames: Int) -> UInt32 {
         var check: UInt32 = 0
         if frames < 8 {
@@ -262,6 +263,13 @@ public class NodeSlot {
         }
     }
 
+    /// True when the last cycle left nothing in motion and no control-side change has arrived
+    /// since: this cycle is the same again, and the node can run without the slot's checks.
+    /// - Realtime: safe.
+    @inline(__always) final var isSettled: Bool {
+        settled && controlChanges.load(ordering: .acquiring) == seenControlChanges
+    }
+
     /// Renders one cycle of the node.
     /// - Realtime: safe.
     func run(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
@@ -292,6 +300,8 @@ struct PendingCycle: BitwiseCopyable {
     var folded: Bool
 
     static let done = PendingCycle(callsNode: false, gain: .constant(1), own: .constant(1), folded: false)
+    /// A settled cycle (`NodeSlot.isSettled`): the node runs, and a unity gain leaves nothing after.
+    static let settled = PendingCycle(callsNode: true, gain: .constant(1), own: .constant(1), folded: false)
 }
 
 /// The one concrete slot per node type, so the call to `process` is direct and generic.
@@ -314,7 +324,7 @@ class TypedSlot<Node: AudioNode>: NodeSlot {
         // Nearly every cycle nothing has changed since the last one: the node runs at the
         // parameters it had under unity gain, and none of the checks below could differ. One load
         // says so; skipping them was a fifth of a small node's step.
-        if settled && controlChanges.load(ordering: .acquiring) == seenControlChanges {
+        if isSettled {
             process(context, inputs: inputs, inputCount: inputCount, outputs: outputs, outputCount: outputCount,
                     midi: midi)
             return
@@ -383,7 +393,7 @@ class TypedSlot<Node: AudioNode>: NodeSlot {
     /// Calls the node with this cycle's buffers and ramps, then checks what it wrote.
     /// - Realtime: safe.
     @inline(__always)
-    final func process(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
+    private func process(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
                        outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
         outputCheck.pointee = OutputCheck.unreported
         Unmanaged<Node>.fromOpaque(nodeAddress)._withUnsafeGuaranteedRef { node in
@@ -413,7 +423,7 @@ class TypedSlot<Node: AudioNode>: NodeSlot {
     /// Returns false, changing nothing, when both move.
     /// - Realtime: safe.
     @inline(__always)
-    final func foldPolicyGain(_ gain: ParameterRamp, into own: ParameterRamp) -> Bool {
+    private func foldPolicyGain(_ gain: ParameterRamp, into own: ParameterRamp) -> Bool {
         if gain.isSteady {
             ramps[outputGainIndex] = own.scaled(by: gain.end)
         } else if own.isSteady {

@@ -101,9 +101,8 @@ final class PhasedSlot<Node: PhasedNode>: TypedSlot<Node> {
     /// - Realtime: safe.
     override func begin(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
                         outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
-        if settled && controlChanges.load(ordering: .acquiring) == seenControlChanges {
-            // Settled (see `run`): the node runs, and a unity gain leaves nothing to apply after.
-            pending = PendingCycle(callsNode: true, gain: .constant(1), own: .constant(1), folded: false)
+        if isSettled {
+            pending = .settled
         } else {
             pending = prepare(context, inputs: inputs, outputs: outputs, outputCount: outputCount)
             guard pending.callsNode else { return }

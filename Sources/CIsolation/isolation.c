@@ -156,13 +156,6 @@ pid_t iaa_isolation_spawn(const char *path, char *const argv[], int segment_fd, 
     return pid;
 }
 
-int iaa_isolation_poll_exit(int pidfd, int timeout_ms) {
-    struct pollfd entry = {pidfd, POLLIN, 0};
-    int ready = poll(&entry, 1, timeout_ms);
-    if (ready < 0) return errno == EINTR ? 0 : -1;
-    return ready > 0 ? 1 : 0;
-}
-
 int iaa_isolation_poll_child(int pidfd, int wakeup, int timeout_ms) {
     struct pollfd entries[2] = {{wakeup, POLLIN, 0}, {pidfd, POLLIN, 0}};
     int ready = poll(entries, pidfd >= 0 ? 2 : 1, timeout_ms);
@@ -174,6 +167,8 @@ int iaa_isolation_poll_child(int pidfd, int wakeup, int timeout_ms) {
     }
     return pidfd >= 0 && (entries[1].revents & (POLLIN | POLLHUP)) ? 1 : 0;
 }
+
+int iaa_isolation_poll_exit(int pidfd, int timeout_ms) { return iaa_isolation_poll_child(pidfd, -1, timeout_ms); }
 
 int iaa_wakeup_make(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 

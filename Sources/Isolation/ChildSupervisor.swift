@@ -11,8 +11,8 @@ import Glibc
 /// It sleeps on the child's pidfd and an eventfd: a death is seen at once, and so is a hang or a
 /// NaN, which the audio thread flags and signals (`SupervisionCells.wakeup`). It wakes on its
 /// own only every 20 ms until the child sits on the audio thread's CPU, then once a second (21
-/// supervisors waking every 20 ms cost about a microsecond per isolated app and cycle). After a fault it waits a backoff that doubles up to a limit,
-/// then starts a new child on the same segment; `maxCrashes` faults within `crashWindowSeconds`
+/// supervisors waking every 20 ms cost about a microsecond per isolated app and cycle). After a
+/// fault it waits a backoff that doubles up to a limit, then starts a new child on the same segment; `maxCrashes` faults within `crashWindowSeconds`
 /// leave the app off until ``reenable()``.
 final class ChildSupervisor: @unchecked Sendable {
     private let app: String

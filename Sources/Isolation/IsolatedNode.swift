@@ -1,6 +1,5 @@
 import AudioGraph
 import CIsolation
-import CKernels
 import CThreadNotes
 import IAAPluginABI
 import NodeKit
@@ -229,7 +228,7 @@ public final class IsolatedNode: PhasedNode {
         }
         strikes = 0
         unstarted = 0
-        guard nonfiniteBits(outputs, frames: frames) == 0 else {
+        guard NodeSlot.nonfiniteBits(outputs, outputCount: outputCount, frames: frames) == 0 else {
             cells.pointee.flag.store(SupervisionFlag.nonFinite.rawValue, ordering: .releasing)
             cells.pointee.state.store(SupervisionState.faulted.rawValue, ordering: .releasing)
             iaa_wakeup_signal(cells.pointee.wakeup)
@@ -300,17 +299,6 @@ public final class IsolatedNode: PhasedNode {
         cells.pointee.flag.store(SupervisionFlag.hung.rawValue, ordering: .releasing)
         cells.pointee.state.store(SupervisionState.faulted.rawValue, ordering: .releasing)
         iaa_wakeup_signal(cells.pointee.wakeup)
-    }
-
-    /// The OR of `x - x` over every output frame the child wrote: 0 exactly when all are finite
-    /// (see NodeSlot.guardOutputs), by the kernel set's vectorised `nonfinite`.
-    /// - Realtime: safe.
-    @inline(__always)
-    private func nonfiniteBits(_ outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, frames: Int) -> UInt32 {
-        let nonfinite = iaa_kernels().pointee.nonfinite
-        var check: UInt32 = 0
-        for index in 0..<outputCount { check |= nonfinite(outputs[index], frames) }
-        return check
     }
 
     /// - Realtime: safe.

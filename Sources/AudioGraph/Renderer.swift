@@ -53,8 +53,8 @@ public enum Renderer {
             iaa_note_step(plan.stepNote, stepIndex)
             let (inputs, outputs) = buffers(plan, step)
             step.slot._withUnsafeGuaranteedRef { slot in
-                slot.run(context, inputs: inputs, inputCount: Int(step.inputCount), outputs: outputs,
-                         outputCount: Int(step.outputCount), midi: midiEvents(plan, step))
+                slot.render(context, inputs: inputs, inputCount: Int(step.inputCount), outputs: outputs,
+                            outputCount: Int(step.outputCount), midi: midiEvents(plan, step))
             }
             guard timed else { continue }
             let elapsed = MonotonicClock.nanoseconds() &- started

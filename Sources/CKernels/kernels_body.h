@@ -573,6 +573,42 @@ static void K(voices)(iaa_voice *voices, long count, float *out, long from, long
     if (lanes > 0) K(voices_held)(voices, held, lanes, out, from, to, level, saw);
 }
 
+/* The steady cycles: each node's whole cycle around the kernel above that does its work. */
+static unsigned K(oscillator_cycle)(void *state, const float *const *inputs, float *const *outputs, long frames) {
+    (void)inputs;
+    iaa_oscillator *oscillator = state;
+    const double start = oscillator->phase, increment = oscillator->increment;
+    const unsigned check = K(sine)(outputs[0], frames, start, increment, oscillator->offsets, oscillator->scale);
+    const double shifter = 6755399441055744.0; /* 1.5·2⁵²: rounds a double to a whole number */
+    const double next = start + (double)frames * increment;
+    oscillator->phase = next - ((next + shifter) - shifter);
+    return check;
+}
+
+static unsigned K(gain_cycle)(void *state, const float *const *inputs, float *const *outputs, long frames) {
+    const float gain = ((const iaa_gain_stage *)state)->gain;
+    return K(scale_ramp)(inputs[0], outputs[0], frames, gain, 0, 0, gain);
+}
+
+static unsigned K(onepole_cycle)(void *state, const float *const *inputs, float *const *outputs, long frames) {
+    return K(onepole)(state, inputs[0], outputs[0], frames);
+}
+
+static unsigned K(mixer_cycle)(void *state, const float *const *inputs, float *const *outputs, long frames) {
+    const iaa_gain_stage *mixer = state;
+    if (mixer->inputs <= 0) {
+        for (long frame = 0; frame < frames; frame++) outputs[0][frame] = 0;
+        return 0;
+    }
+    return K(sum)(inputs, mixer->inputs, outputs[0], frames, mixer->gain);
+}
+
+static unsigned K(svf_cycle)(void *state, const float *const *inputs, float *const *outputs, long frames) {
+    iaa_svf *filter = state;
+    K(svf)(filter, inputs[0], outputs[0], frames, filter->mode);
+    return K(nonfinite)(outputs[0], frames);
+}
+
 static const iaa_kernel_table K(table) = {
     .sine = K(sine),
     .scale = K(scale),
@@ -584,4 +620,9 @@ static const iaa_kernel_table K(table) = {
     .nonfinite = K(nonfinite),
     .delay = K(delay),
     .voices = K(voices),
+    .oscillator_cycle = K(oscillator_cycle),
+    .gain_cycle = K(gain_cycle),
+    .onepole_cycle = K(onepole_cycle),
+    .mixer_cycle = K(mixer_cycle),
+    .svf_cycle = K(svf_cycle),
 };

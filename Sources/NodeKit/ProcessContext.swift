@@ -128,6 +128,10 @@ public struct AudioOutputs: BitwiseCopyable {
     @inlinable public subscript(index: Int) -> UnsafeMutableBufferPointer<Float> {
         UnsafeMutableBufferPointer(start: base[index], count: frames)
     }
+
+    /// The `count` output pointers as one table, for a kernel that writes them in one call.
+    /// - Realtime: safe.
+    @inlinable public var pointers: UnsafePointer<UnsafeMutablePointer<Float>> { base }
 }
 
 /// The smoothed parameter values of one node for one cycle.

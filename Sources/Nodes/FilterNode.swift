@@ -1,3 +1,5 @@
+import AudioGraph
+import CKernels
 import NodeKit
 
 /// A resonant lowpass, highpass or bandpass filter: a two-pole TPT state-variable filter.
@@ -6,7 +8,7 @@ import NodeKit
 /// peak, −3 dB at the cutoff, −12 dB per octave beyond it) down to 0.05 (Q = 20). Coefficients
 /// are computed once per cycle while `cutoff` and `resonance` are steady, and every frame while
 /// either ramps. `mode` is discrete and switches at the cycle boundary, keeping the filter's state.
-public final class FilterNode: AudioNode {
+public final class FilterNode: SteadyCycleNode {
     /// Indices into `ProcessContext.parameters`, in the order of ``nodeType``'s parameters.
     enum Parameter {
         static let cutoff = 0
@@ -50,6 +52,10 @@ public final class FilterNode: AudioNode {
         filter.deallocate()
     }
 
+    public var steadyCycle: SteadyCycle {
+        SteadyCycle(function: iaa_kernels().pointee.svf_cycle, state: filter.statePointer)
+    }
+
     public func prepare(sampleRate: Double, maximumFrames: Int) {
         self.sampleRate = sampleRate
         reset()
@@ -81,7 +87,11 @@ public final class FilterNode: AudioNode {
         if cutoff.isSteady && resonance.isSteady {
             let coefficients = StateVariableFilter.Coefficients(
                 cutoff: Double(cutoff.end), damping: Self.damping(resonance: resonance.end), sampleRate: sampleRate)
-            filter.render(input, into: output, frames: frames, coefficients, mode: mode)
+            // The call a settled cycle makes (CKernels' `svf`, AVX2+FMA when the CPU has it, then
+            // its finiteness check).
+            filter.setSteady(coefficients, mode: mode)
+            context.outputCheck.report(iaa_kernels().pointee.svf_cycle(filter.statePointer, context.inputs.pointers,
+                                                                       context.outputs.pointers, frames))
         } else {
             for frame in 0..<frames {
                 let coefficients = StateVariableFilter.Coefficients(

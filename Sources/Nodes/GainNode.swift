@@ -1,8 +1,9 @@
+import AudioGraph
 import CKernels
 import NodeKit
 
 /// Multiplies its input by a smoothed linear gain.
-public final class GainNode: AudioNode {
+public final class GainNode: SteadyCycleNode {
     enum Parameter {
         static let gain = 0
     }
@@ -24,7 +25,21 @@ public final class GainNode: AudioNode {
         make: { _ in GainNode() }
     )
 
-    public init() {}
+    /// The gain of the last steady cycle, as CKernels' steady cycle reads it.
+    private let state: UnsafeMutablePointer<iaa_gain_stage>
+
+    public init() {
+        state = .allocate(capacity: 1)
+        state.initialize(to: iaa_gain_stage(gain: Self.defaultGain, inputs: 1))
+    }
+
+    deinit {
+        state.deallocate()
+    }
+
+    public var steadyCycle: SteadyCycle {
+        SteadyCycle(function: iaa_kernels().pointee.gain_cycle, state: UnsafeMutableRawPointer(state))
+    }
 
     /// - Realtime: safe. The output may be the input's own buffer.
     public func process(_ context: ProcessContext) {
@@ -32,9 +47,14 @@ public final class GainNode: AudioNode {
         let frames = context.frames
         let gain = context.parameters.count > Parameter.gain
             ? context.parameters[Parameter.gain] : .constant(Self.defaultGain)
-
-        // One kernel for both: a steady gain is a ramp of 0 frames.
-        context.outputCheck.report(
-            iaa_kernels().pointee.scale_ramp(input, output, frames, gain.start, gain.step, gain.rampFrames, gain.end))
+        let kernels = iaa_kernels().pointee
+        if gain.isSteady {
+            // The call a settled cycle makes (`scale_ramp` at a ramp of 0 frames).
+            state.pointee.gain = gain.end
+            context.outputCheck.report(kernels.gain_cycle(state, context.inputs.pointers, context.outputs.pointers, frames))
+        } else {
+            context.outputCheck.report(
+                kernels.scale_ramp(input, output, frames, gain.start, gain.step, gain.rampFrames, gain.end))
+        }
     }
 }

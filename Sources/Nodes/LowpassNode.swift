@@ -1,3 +1,5 @@
+import AudioGraph
+import CKernels
 import NodeKit
 
 /// A one-pole lowpass: −3 dB at `cutoff`, −6 dB per octave above it, no resonance.
@@ -5,7 +7,7 @@ import NodeKit
 /// The gentle filter of a simple voice (oscillator → gain → one-pole), cheaper than
 /// `builtin:filter`'s two poles. While the cutoff is steady the filter runs eight frames per
 /// block (see ``OnePoleLowpass``); while it ramps, the coefficients follow it every frame.
-public final class LowpassNode: AudioNode {
+public final class LowpassNode: SteadyCycleNode {
     enum Parameter {
         static let cutoff = 0
     }
@@ -38,6 +40,10 @@ public final class LowpassNode: AudioNode {
         filter.deallocate()
     }
 
+    public var steadyCycle: SteadyCycle {
+        SteadyCycle(function: iaa_kernels().pointee.onepole_cycle, state: filter.statePointer)
+    }
+
     public func prepare(sampleRate: Double, maximumFrames: Int) {
         self.sampleRate = sampleRate
         preparedCutoff = .nan
@@ -59,7 +65,9 @@ public final class LowpassNode: AudioNode {
                 filter.setCutoff(Double(cutoff.end), sampleRate: sampleRate)
                 preparedCutoff = cutoff.end
             }
-            context.outputCheck.report(filter.render(input, into: output, frames: frames))
+            // The call a settled cycle makes.
+            context.outputCheck.report(iaa_kernels().pointee.onepole_cycle(filter.statePointer, context.inputs.pointers,
+                                                                           context.outputs.pointers, frames))
         } else {
             for frame in 0..<frames {
                 let (gain, feedback) = OnePoleLowpass.coefficients(cutoff: Double(cutoff[frame]), sampleRate: sampleRate)

@@ -1,9 +1,10 @@
+import AudioGraph
 import CKernels
 import NodeKit
 import Synchronization
 
 /// Sums `inputs` mono inputs and applies a smoothed gain to the sum.
-public final class MixerNode: AudioNode {
+public final class MixerNode: SteadyCycleNode {
     enum Parameter {
         static let gain = 0
     }
@@ -60,26 +61,38 @@ public final class MixerNode: AudioNode {
     /// The number of inputs this node sums.
     public let inputCount: Int
 
+    /// The gain of the last steady cycle and the number of inputs, as CKernels' steady cycle
+    /// reads them.
+    private let state: UnsafeMutablePointer<iaa_gain_stage>
+
     public init(inputs: Int = 2) {
         self.inputCount = max(inputs, 0)
+        state = .allocate(capacity: 1)
+        state.initialize(to: iaa_gain_stage(gain: Self.defaultGain, inputs: inputCount))
+    }
+
+    deinit {
+        state.deallocate()
+    }
+
+    public var steadyCycle: SteadyCycle {
+        SteadyCycle(function: iaa_kernels().pointee.mixer_cycle, state: UnsafeMutableRawPointer(state))
     }
 
     /// - Realtime: safe. The output may be the first input's own buffer.
     public func process(_ context: ProcessContext) {
         guard context.outputs.count > 0, let output = context.outputs[0].baseAddress else { return }
         let frames = context.frames
-        let count = min(inputCount, context.inputs.count)
-        guard count > 0 else {
-            output.update(repeating: 0, count: frames)
-            return
-        }
         let gain = context.parameters.count > Parameter.gain
             ? context.parameters[Parameter.gain] : .constant(Self.defaultGain)
         // Every input summed and a steady gain applied in one pass over `out` (blocks of 32 frames
-        // held in registers), instead of a copy and one read-modify-write pass per input.
+        // held in registers), instead of a copy and one read-modify-write pass per input: the
+        // call a settled cycle makes. A ramp multiplies afterwards.
         let kernels = iaa_kernels().pointee
-        let check = kernels.sum(context.inputs.pointers, count, output, frames, gain.isSteady ? gain.end : 1)
-        if gain.isSteady {
+        state.pointee.inputs = min(inputCount, context.inputs.count)
+        state.pointee.gain = gain.isSteady ? gain.end : 1
+        let check = kernels.mixer_cycle(state, context.inputs.pointers, context.outputs.pointers, frames)
+        if gain.isSteady || state.pointee.inputs == 0 {
             context.outputCheck.report(check)
         } else {
             context.outputCheck.report(kernels.scale_ramp(output, output, frames, gain.start, gain.step,

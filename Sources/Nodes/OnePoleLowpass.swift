@@ -10,8 +10,8 @@ import CKernels
 /// (z += c·z shifted by one lane, then c²·z by two, then c⁴·z by four). Only c^(k+1)·y[−1] waits
 /// for the previous block. The kernel takes blocks in pairs and writes the second's y[−1] term
 /// through the first (c^(k+1)·z₁[7] + c^(k+9)·y[−1]), so the serial chain is one multiply-add per
-/// sixteen frames. The block loop is CKernels' `onepole` (AVX2+FMA when the CPU has it); this
-/// struct holds its state.
+/// sixteen frames. The block loop is CKernels' `onepole` (AVX2+FMA when the CPU has it), which the
+/// node calls through its steady cycle (`onepole_cycle`, `statePointer`); this struct holds its state.
 ///
 /// The state lives behind a pointer the owning node allocates once (`init`) and frees in its
 /// `deinit` (`deallocate`): handing the kernel `&state` of a struct inside a class cost a dynamic
@@ -30,6 +30,9 @@ struct OnePoleLowpass {
     func deallocate() {
         state.deallocate()
     }
+
+    /// The state, for the node's steady cycle (CKernels' `onepole_cycle`).
+    var statePointer: UnsafeMutableRawPointer { UnsafeMutableRawPointer(state) }
 
     var gain: Float { state.pointee.gain }
     var feedback: Float { state.pointee.feedback }
@@ -67,14 +70,6 @@ struct OnePoleLowpass {
         state.pointee.previous_input = input
         state.pointee.previous_output = output
         return output
-    }
-
-    /// Filters `frames` frames at the cutoff of the last `setCutoff`. The output may be the
-    /// input's own buffer: each block is read whole before it is written. Returns the output's
-    /// finiteness check (NodeKit's `OutputCheck`).
-    /// - Realtime: safe.
-    func render(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, frames: Int) -> UInt32 {
-        iaa_kernels().pointee.onepole(state, input, output, frames)
     }
 
     func reset() {

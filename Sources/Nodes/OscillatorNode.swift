@@ -1,3 +1,4 @@
+import AudioGraph
 import CKernels
 import NodeKit
 
@@ -5,7 +6,7 @@ import NodeKit
 ///
 /// The phase is kept in cycles as a `Double` and reduced to [−½, ½] once per cycle, so it
 /// neither drifts nor loses precision however long the engine runs.
-public final class OscillatorNode: AudioNode {
+public final class OscillatorNode: SteadyCycleNode {
     /// Indices into `ProcessContext.parameters`, in the order of ``nodeType``'s parameters.
     enum Parameter {
         static let frequency = 0
@@ -32,21 +33,25 @@ public final class OscillatorNode: AudioNode {
         make: { _ in OscillatorNode() }
     )
 
-    /// Where the next frame starts, in cycles, within [−½, ½].
-    private var phase: Double = 0
-    /// Each lane's phase offset within a block of sixteen, in half cycles, for `laneIncrement`:
-    /// kept between cycles because recomputing it (sixteen `Double` reductions) cost as much as a
-    /// whole block at short cycle lengths. Sixteen contiguous floats, as the sine kernel reads them.
-    private let laneOffsets: UnsafeMutablePointer<Float>
-    private var laneIncrement: Double = .nan
+    /// The phase (where the next frame starts, in cycles within [−½, ½]), the increment and
+    /// amplitude of the last steady cycle and each lane's phase offset within a block of sixteen
+    /// (in half cycles), as CKernels' steady cycle reads and advances them. The offsets are kept
+    /// between cycles because recomputing them (sixteen `Double` reductions) cost as much as a
+    /// whole block at short cycle lengths.
+    private let state: UnsafeMutablePointer<iaa_oscillator>
 
     public init() {
-        laneOffsets = .allocate(capacity: 16)
-        laneOffsets.initialize(repeating: 0, count: 16)
+        state = .allocate(capacity: 1)
+        state.initialize(to: iaa_oscillator())
+        state.pointee.increment = .nan
     }
 
     deinit {
-        laneOffsets.deallocate()
+        state.deallocate()
+    }
+
+    public var steadyCycle: SteadyCycle {
+        SteadyCycle(function: iaa_kernels().pointee.oscillator_cycle, state: UnsafeMutableRawPointer(state))
     }
 
     /// - Realtime: safe.
@@ -58,42 +63,45 @@ public final class OscillatorNode: AudioNode {
             ? context.parameters[Parameter.amplitude] : .constant(Self.defaultAmplitude)
         let frames = context.frames
         let cyclesPerHertz = 1 / context.sampleRate
-        let start = phase
 
         if frequency.isSteady {
             let increment = Double(frequency.end) * cyclesPerHertz
-            if increment != laneIncrement {
-                for lane in 0..<16 { laneOffsets[lane] = Float(2 * cycleFraction(Double(lane) * increment)) }
-                laneIncrement = increment
+            if increment != state.pointee.increment {
+                withUnsafeMutableBytes(of: &state.pointee.offsets) { bytes in
+                    let offsets = bytes.bindMemory(to: Float.self)
+                    for lane in 0..<16 { offsets[lane] = Float(2 * cycleFraction(Double(lane) * increment)) }
+                }
+                state.pointee.increment = increment
             }
-            // The kernel (CKernels' `sine`, AVX2+FMA when the CPU has it) evaluates the eight-lane
-            // polynomial of `sine(halfCycles:)`, sixteen frames per block. Each block's phase comes
-            // from the cycle's start in `Double` (no drift, no serial dependency between blocks)
-            // and is reduced to [−½, ½] cycle before it becomes a `Float`; each lane adds its
-            // offset, also reduced, so every lane's phase lies within [−1, 1] cycle, where a
-            // `Float` resolves 6e-8 cycles. A steady amplitude goes into the polynomial's
-            // coefficients; a ramp multiplies afterwards.
-            // The last kernel to write the output reports its finiteness check.
+            // The steady cycle (CKernels' `oscillator_cycle`: the `sine` kernel, AVX2+FMA when the
+            // CPU has it, then the phase advanced) evaluates the eight-lane polynomial of
+            // `sine(halfCycles:)`, sixteen frames per block. Each block's phase comes from the
+            // cycle's start in `Double` (no drift, no serial dependency between blocks) and is
+            // reduced to [−½, ½] cycle before it becomes a `Float`; each lane adds its offset,
+            // also reduced, so every lane's phase lies within [−1, 1] cycle, where a `Float`
+            // resolves 6e-8 cycles. A steady amplitude goes into the polynomial's coefficients;
+            // a ramp multiplies afterwards. The last kernel to write the output reports its
+            // finiteness check. At a steady amplitude this is the call a settled cycle makes.
+            state.pointee.scale = amplitude.isSteady ? amplitude.end : 1
             let kernels = iaa_kernels().pointee
-            let check = kernels.sine(output, frames, start, increment, laneOffsets, amplitude.isSteady ? amplitude.end : 1)
+            let check = kernels.oscillator_cycle(state, context.inputs.pointers, context.outputs.pointers, frames)
             if amplitude.isSteady {
                 context.outputCheck.report(check)
             } else {
                 context.outputCheck.report(kernels.scale_ramp(output, output, frames, amplitude.start, amplitude.step,
                                                               amplitude.rampFrames, amplitude.end))
             }
-            phase = cycleFraction(start + Double(frames) * increment)
         } else {
-            var current = start
+            var current = state.pointee.phase
             for frame in 0..<frames {
                 output[frame] = amplitude[frame] * Float(iaa_sine_cycles(current))
                 current += Double(frequency[frame]) * cyclesPerHertz
             }
-            phase = cycleFraction(current)
+            state.pointee.phase = cycleFraction(current)
         }
     }
 
     public func reset() {
-        phase = 0
+        state.pointee.phase = 0
     }
 }

@@ -49,20 +49,19 @@ struct StateVariableFilter {
         state.deallocate()
     }
 
-    /// Filters `frames` frames at steady coefficients with the kernel (AVX2+FMA when the CPU has
-    /// it). The output may be the input's own buffer.
+    /// The state, for the node's steady cycle (CKernels' `svf_cycle`).
+    var statePointer: UnsafeMutableRawPointer { UnsafeMutableRawPointer(state) }
+
+    /// Sets the coefficients and mode the steady cycle renders at.
     /// - Realtime: safe.
-    func render(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, frames: Int,
-                _ c: Coefficients, mode: Mode) {
+    func setSteady(_ c: Coefficients, mode: Mode) {
         state.pointee.k = c.k
         state.pointee.a1 = c.a1
         state.pointee.a2 = c.a2
         state.pointee.a3 = c.a3
-        iaa_kernels().pointee.svf(state, input, output, frames, Int32(mode.rawValue))
+        state.pointee.mode = Int32(mode.rawValue)
     }
 
-    /// Filters one sample (for coefficients that move every frame).
-    /// - Realtime: safe.
     @inline(__always)
     func process(_ input: Float, _ c: Coefficients, mode: Mode) -> Float {
         let v0 = Double(input)

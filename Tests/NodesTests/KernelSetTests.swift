@@ -144,7 +144,7 @@ struct KernelSetTests {
         for (name, table) in Self.sets {
             for mode in 0...2 {
                 for frames in Self.frameCounts {
-                    var state = iaa_svf(ic1eq: 0, ic2eq: 0, k: k, a1: a1, a2: a2, a3: a3)
+                    var state = iaa_svf(ic1eq: 0, ic2eq: 0, k: k, a1: a1, a2: a2, a3: a3, mode: 0)
                     var ic1 = 0.0, ic2 = 0.0, worst = 0.0
                     for call in 0..<4 {
                         let input = Self.signal(Double(call + 1), frames: frames)
@@ -197,6 +197,73 @@ struct KernelSetTests {
                                     #expect(abs(Double(out[frame]) - exact) < 1e-6, "\(name) mix \(frames)@\(frame)")
                                 }
                             }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("steady cycles: each is its node's kernel bit for bit, and the oscillator's phase advances by the cycle")
+    func steadyCycles() {
+        for (name, table) in Self.sets {
+            for frames in Self.frameCounts {
+                let a = Self.signal(1, frames: frames), b = Self.signal(2, frames: frames)
+                var cycle = [Float](repeating: .nan, count: frames), kernel = [Float](repeating: .nan, count: frames)
+                a.withUnsafeBufferPointer { pa in
+                    b.withUnsafeBufferPointer { pb in
+                        cycle.withUnsafeMutableBufferPointer { out in
+                            let inputs = [pa.baseAddress!, pb.baseAddress!], outputs = [out.baseAddress!]
+                            func same(_ what: String) {
+                                #expect(out.elementsEqual(kernel) { $0.bitPattern == $1.bitPattern }, "\(name) \(what) \(frames)")
+                            }
+                            var oscillator = iaa_oscillator()
+                            oscillator.phase = -0.31
+                            oscillator.increment = 0.0137
+                            oscillator.scale = 0.8
+                            withUnsafeMutableBytes(of: &oscillator.offsets) { bytes in
+                                let offsets = bytes.bindMemory(to: Float.self)
+                                for lane in 0..<16 { offsets[lane] = Float(2 * cycleFraction(Double(lane) * 0.0137)) }
+                            }
+                            let offsets = withUnsafeBytes(of: oscillator.offsets) { Array($0.bindMemory(to: Float.self)) }
+                            _ = table.oscillator_cycle(&oscillator, inputs, outputs, frames)
+                            _ = table.sine(&kernel, frames, -0.31, 0.0137, offsets, 0.8)
+                            same("oscillator")
+                            let next = -0.31 + Double(frames) * 0.0137
+                            #expect(abs(oscillator.phase - cycleFraction(next)) < 1e-15 && abs(oscillator.phase) <= 0.5,
+                                    "\(name) oscillator phase \(frames)")
+
+                            var gain = iaa_gain_stage(gain: 0.3, inputs: 1)
+                            _ = table.gain_cycle(&gain, inputs, outputs, frames)
+                            _ = table.scale_ramp(a, &kernel, frames, 0.3, 0, 0, 0.3)
+                            same("gain")
+
+                            var mixer = iaa_gain_stage(gain: 0.5, inputs: 2)
+                            _ = table.mixer_cycle(&mixer, inputs, outputs, frames)
+                            _ = table.sum(inputs, 2, &kernel, frames, 0.5)
+                            same("mixer")
+                            mixer.inputs = 0
+                            #expect(table.mixer_cycle(&mixer, inputs, outputs, frames) == 0)
+                            #expect(UnsafeBufferPointer(out).allSatisfy { $0 == 0 }, "\(name) mixer of no inputs \(frames)")
+
+                            var first = iaa_onepole()
+                            first.gain = 0.2
+                            first.feedback = 0.6
+                            first.previous_input = 0.1
+                            first.previous_output = -0.05
+                            var second = first
+                            _ = table.onepole_cycle(&first, inputs, outputs, frames)
+                            _ = table.onepole(&second, a, &kernel, frames)
+                            same("onepole")
+
+                            var filter = iaa_svf(ic1eq: 0.01, ic2eq: -0.02, k: 0.9, a1: 0.8, a2: 0.1, a3: 0.01, mode: 1)
+                            var reference = filter
+                            let check = table.svf_cycle(&filter, inputs, outputs, frames)
+                            table.svf(&reference, a, &kernel, frames, 1)
+                            same("svf")
+                            #expect(check == table.nonfinite(kernel, frames) && filter.ic1eq == reference.ic1eq,
+                                    "\(name) svf check and state \(frames)")
+                            #expect(first.previous_output == second.previous_output, "\(name) onepole state \(frames)")
                         }
                     }
                 }

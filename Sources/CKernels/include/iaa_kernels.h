@@ -28,10 +28,12 @@ typedef struct iaa_onepole {
 } iaa_onepole;
 
 /** builtin:filter's two-pole TPT state-variable filter: its integrators' state and one cutoff's
- *  coefficients (k = 1/Q, a1…a3 as Nodes/StateVariableFilter.swift computes them), in double. */
+ *  coefficients (k = 1/Q, a1…a3 as Nodes/StateVariableFilter.swift computes them), in double,
+ *  and the mode its steady cycle renders (0 lowpass, 1 highpass, 2 bandpass). */
 typedef struct iaa_svf {
     double ic1eq, ic2eq;
     double k, a1, a2, a3;
+    int mode;
 } iaa_svf;
 
 /** A NodeKit ParameterRamp as the kernels read it: start + step·f at frames f < frames, then end. */
@@ -91,6 +93,30 @@ typedef struct iaa_mix_source {
     float gain;
 } iaa_mix_source;
 
+/** builtin:oscillator's state at a steady frequency and amplitude: what its steady cycle reads
+ *  and advances (Nodes/OscillatorNode.swift sets the rest when a parameter changes). */
+typedef struct iaa_oscillator {
+    double phase;      /* where the next frame starts, in cycles within [−½, ½] */
+    double increment;  /* cycles per frame (NaN until the first cycle) */
+    float scale;       /* the amplitude */
+    float offsets[16]; /* lane·increment reduced, in half cycles, as `sine` reads them */
+} iaa_oscillator;
+
+/** builtin:gain's and builtin:mixer's state at a steady gain: the gain, and how many inputs a
+ *  mixer sums (0 for the gain's one-in, one-out cycle, which reads only the first). */
+typedef struct iaa_gain_stage {
+    float gain;
+    long inputs;
+} iaa_gain_stage;
+
+/** A built-in node's whole cycle at steady parameters, as one C call: reads `inputs`, writes
+ *  `outputs` (the node's buffer tables, in layout order), advances `state` and returns the
+ *  outputs' finiteness check. The renderer calls it itself while the node's app is settled
+ *  (AudioGraph's SteadyCycleNode), and the node's own `process` makes the same call at steady
+ *  parameters, so the two paths are one arithmetic. */
+typedef unsigned (*iaa_steady_cycle)(void *state, const float *_Nonnull const *_Nonnull inputs,
+                                     float *_Nonnull const *_Nonnull outputs, long frames);
+
 /** One kernel set. Buffers may be unaligned; `out` may be the (first) input's own buffer. The
  *  kernels that write a built-in node's output return its finiteness check: the OR of the bit
  *  patterns of x − x over every sample written, 0 exactly when all are finite (as `nonfinite`
@@ -125,6 +151,20 @@ typedef struct iaa_kernel_table {
     /** Adds every sounding voice (saw ≠ 0: polyBLEP saw, else sine, times its envelope) into
      *  out[from..to); `sustain` is read at the cycle's frame numbers. */
     void (*voices)(iaa_voice *voices, long count, float *out, long from, long to, iaa_parameter_ramp sustain, int saw);
+    /** Steady cycles (iaa_steady_cycle). builtin:oscillator (iaa_oscillator): `sine` from the
+     *  state's phase, then the phase advanced by the cycle and reduced to [−½, ½]. */
+    iaa_steady_cycle oscillator_cycle;
+    /** builtin:gain (iaa_gain_stage): the first input times the gain, as `scale_ramp` at a ramp
+     *  of 0 frames. */
+    iaa_steady_cycle gain_cycle;
+    /** builtin:lowpass (iaa_onepole): `onepole` over the first input. */
+    iaa_steady_cycle onepole_cycle;
+    /** builtin:mixer (iaa_gain_stage): `sum` of `inputs` inputs times the gain; silence when
+     *  there are none. */
+    iaa_steady_cycle mixer_cycle;
+    /** builtin:filter (iaa_svf): `svf` over the first input in the state's mode, then
+     *  `nonfinite` over what it wrote (the recursion runs in double, frame by frame). */
+    iaa_steady_cycle svf_cycle;
 } iaa_kernel_table;
 
 typedef enum iaa_kernel_set {

@@ -281,19 +281,17 @@ public class NodeSlot {
         settled && controlChanges.load(ordering: .acquiring) == seenControlChanges
     }
 
-    /// Renders one cycle of the node: a settled `SteadyCycleNode` by its steady cycle, called
-    /// from here with nothing around it (the node ran at these parameters last cycle and left its
-    /// state ready); every other cycle through `run`.
+    /// Renders a settled `SteadyCycleNode`'s cycle by its steady cycle, called from here with
+    /// nothing around it (the node ran at these parameters last cycle and left its state ready).
+    /// Returns false, doing nothing, for any other cycle: the caller then calls `run`.
     /// - Realtime: safe.
-    @inline(__always) final func render(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>,
-                                        inputCount: Int, outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
-                                        outputCount: Int, midi: MIDIEvents) {
-        if let steadyCycle, isSettled {
-            let check = steadyCycle(inputs: inputs, outputs: outputs, frames: context.frames)
-            if check != 0 { muteNonFinite(outputs, outputCount: outputCount, frames: context.frames) }
-            return
-        }
-        run(context, inputs: inputs, inputCount: inputCount, outputs: outputs, outputCount: outputCount, midi: midi)
+    @inline(__always) final func renderSteady(inputs: UnsafePointer<UnsafePointer<Float>>,
+                                              outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int,
+                                              frames: Int) -> Bool {
+        guard let steadyCycle, isSettled else { return false }
+        let check = steadyCycle(inputs: inputs, outputs: outputs, frames: frames)
+        if check != 0 { muteNonFinite(outputs, outputCount: outputCount, frames: frames) }
+        return true
     }
 
     /// Renders one cycle of the node.

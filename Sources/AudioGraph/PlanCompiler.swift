@@ -119,7 +119,8 @@ public enum PlanCompiler {
                 outputCursor += 1
             }
             steps.initializeElement(at: stepIndex, to: RenderStep(
-                slot: .passUnretained(slots[appIndex]), node: slots[appIndex].nodeAddress,
+                slot: .passUnretained(slots[appIndex]),
+                node: slots[appIndex].steadyCycle.map { UnsafeRawPointer($0.state) } ?? slots[appIndex].nodeAddress,
                 ramps: UnsafeRawPointer(slots[appIndex].ramps), inputStart: Int32(inputStart),
                 inputCount: Int32(inputCursor - inputStart), outputStart: Int32(outputStart),
                 outputCount: Int32(outputCursor - outputStart), midiIndex: Int32(midiIndexOfApp[appIndex]),

@@ -7,9 +7,10 @@ import NodeKit
 /// Ranges are `Int32`, so a step takes 56 bytes and the renderer's prefetch reads fewer lines.
 struct RenderStep: BitwiseCopyable {
     let slot: Unmanaged<NodeSlot>
-    /// The node object and the parameter ramps the slot hands it: the renderer prefetches them a
-    /// few steps ahead (`iaa_prefetch`), which it could not do by following the slot's own fields
-    /// without waiting for the slot's line first.
+    /// What the step reads after the slot: the node object, or a `SteadyCycleNode`'s steady state
+    /// (all a settled cycle touches), and the parameter ramps the slot hands the node. The
+    /// renderer prefetches them a few steps ahead (`iaa_prefetch`), which it could not do by
+    /// following the slot's own fields without waiting for the slot's line first.
     let node: UnsafeRawPointer
     let ramps: UnsafeRawPointer
     /// Range in the plan's `inputs` and `inputPointers` tables.

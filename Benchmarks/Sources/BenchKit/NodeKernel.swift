@@ -1,9 +1,10 @@
+import AudioGraph
 import NodeKit
 import Nodes
 
-/// One built-in node driven by hand, as its slot would drive it, to time its DSP alone: no plan,
-/// no parameter smoothing, no NaN guard. The difference from the engine's per-voice time is
-/// what the engine adds around the nodes.
+/// One built-in node driven by hand, to time its DSP alone: no plan, no parameter smoothing, no
+/// NaN guard; by its `process` (as a changing cycle calls it) or by its steady cycle (as a settled
+/// one does). The difference from the engine's per-voice time is what the engine adds around them.
 public final class NodeKernel {
     public let frames: Int
     private let node: any AudioNode
@@ -13,6 +14,7 @@ public final class NodeKernel {
     private let outputTable: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     private let ramps: UnsafeMutablePointer<ParameterRamp>
     private let parameterCount: Int
+    private let steady: SteadyCycle?
     /// The transport every cycle sees (builtin:delay reads its tempo).
     public var transport = HostTransport(isPlaying: true, tempo: 120)
 
@@ -39,6 +41,8 @@ public final class NodeKernel {
         for (index, spec) in type.parameters.enumerated() {
             ramps[index] = .constant(parameters[spec.name] ?? spec.defaultValue)
         }
+        steady = (node as? any SteadyCycleNode)?.steadyCycle
+        if steady != nil { cycle() }
     }
 
     deinit {
@@ -75,6 +79,14 @@ public final class NodeKernel {
             inputs: AudioInputs(base: inputTable, count: layout.inputs.count, frames: frames),
             outputs: AudioOutputs(base: outputTable, count: layout.outputs.count, frames: frames),
             parameters: ParameterRamps(base: ramps, count: parameterCount), midi: midi, transport: transport))
+    }
+
+    /// One cycle by the node's steady cycle, the C call the renderer makes while the node's app
+    /// is settled (only for a `SteadyCycleNode`). The first `cycle()` at these parameters readies
+    /// its state: `init` runs one.
+    @inline(__always)
+    public func steadyCycle() {
+        _ = steady.unsafelyUnwrapped(inputs: inputTable, outputs: outputTable, frames: frames)
     }
 
     /// sin(2π·440·frame/48 kHz) by the Taylor series, so BenchKit needs no Foundation here.

@@ -219,17 +219,20 @@ if !CReference.hasAVX2 {
 // MARK: Each node's DSP alone, without the engine around it.
 
 print("")
-print("## Node kernels alone: one node's process per cycle, driven by hand (no slot, no guard), medians of 16 cycles")
+print("## Nodes alone, driven by hand (no plan, no slot, no guard), medians of 16 cycles")
 print("")
-row(["node", "frames", "ns/cycle", "ns/frame"])
-row(Array(repeating: "---", count: 4))
-// 1 and 64 frames too: what a voice's three nodes cost with nothing around them is the floor the
-// engine's per-step and 64-frame rows can reach (a context built and one call each, as a slot does).
+print("`process`: a ProcessContext built and the node's process called, as a changing cycle does; steady")
+print("cycle: the C call a settled cycle makes (the kernel and its state, the floor under the engine's rows).")
+print("")
+row(["node", "frames", "process ns/cycle", "steady cycle ns/cycle", "steady ns/frame"])
+row(Array(repeating: "---", count: 5))
 for frames in [1, 64, 128] {
     for (name, kernel) in NodeKernel.voiceNodes(frames: frames) {
         // 16 cycles per timing, so the clock read (about 27 ns) does not count.
-        let stats = measure(budget: budget / 2) { for _ in 0..<16 { kernel.cycle() } }
-        row([name, "\(kernel.frames)", f(stats.median / 16, 0), f(stats.median / 16 / Double(kernel.frames), 2)])
+        let process = measure(budget: budget / 2) { for _ in 0..<16 { kernel.cycle() } }
+        let steady = measure(budget: budget / 2) { for _ in 0..<16 { kernel.steadyCycle() } }
+        row([name, "\(kernel.frames)", f(process.median / 16, 0), f(steady.median / 16, 0),
+             f(steady.median / 16 / Double(kernel.frames), 2)])
     }
 }
 

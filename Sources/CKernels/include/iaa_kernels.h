@@ -103,7 +103,7 @@ typedef struct iaa_oscillator {
 } iaa_oscillator;
 
 /** builtin:gain's and builtin:mixer's state at a steady gain: the gain, and how many inputs a
- *  mixer sums (0 for the gain's one-in, one-out cycle, which reads only the first). */
+ *  mixer sums (the gain's cycle reads its one input and not this count). */
 typedef struct iaa_gain_stage {
     float gain;
     long inputs;

@@ -213,7 +213,10 @@ public class NodeSlot {
 
     /// Takes the node's pending transport request, if any (control side).
     public func takeTransportRequest() -> TransportRequest {
-        TransportRequest(rawValue: transportRequest.pointee.exchange(0, ordering: .acquiringAndReleasing)) ?? .none
+        // Read first: the control tick asks every app ten times a second, and a plain load does
+        // not take the line from the audio thread as an exchange would.
+        guard transportRequest.pointee.load(ordering: .relaxed) != 0 else { return .none }
+        return TransportRequest(rawValue: transportRequest.pointee.exchange(0, ordering: .acquiringAndReleasing)) ?? .none
     }
 
     /// Suspends or resumes the app's processing (after its gain has faded out).

@@ -161,8 +161,9 @@ public final class RenderPlan: @unchecked Sendable {
     /// The index of `appID`'s MIDI buffer, if it has a MIDI input (control side lookup).
     public func midiBufferIndex(app appID: String) -> Int? { midiIndexOfApp[appID] }
 
-    /// The apps this plan renders, in graph order.
-    public var slotAppIDs: [String] { slots.map(\.appID) }
+    /// The slots of the apps this plan renders, in graph order (each knows its `appID`): for the
+    /// control side's walks over every app, which `slot(for:)` per app would make quadratic.
+    public var appSlots: [NodeSlot] { slots }
 
     /// The slot rendering `appID` in this plan.
     public func slot(for appID: String) -> NodeSlot? {

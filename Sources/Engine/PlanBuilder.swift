@@ -24,6 +24,6 @@ public final class PlanBuilder {
     /// Only for a plan whose nodes are not yet running.
     public static func warmUp(_ plan: RenderPlan) {
         Renderer.render(plan, RenderContext(frames: plan.maximumFrames, sampleTime: 0))
-        for app in plan.slotAppIDs { plan.slot(for: app)?.anyNode.reset() }
+        for slot in plan.appSlots { slot.anyNode.reset() }
     }
 }

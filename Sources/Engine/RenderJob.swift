@@ -102,7 +102,7 @@ public struct RenderJob {
             throw EngineError(code: .nodeCreationFailed, message: "\(error)")
         }
         // Children end before the summary, so a fault of the last cycles is on stderr too.
-        for app in engine.firstPlan.slotAppIDs { (engine.firstPlan.slot(for: app)?.anyNode as? IsolatedNode)?.shutDown() }
+        for slot in engine.firstPlan.appSlots { (slot.anyNode as? IsolatedNode)?.shutDown() }
         if let logPath { try writeLog(scenario.log.lines, to: logPath) }
         return Summary(frames: frames, cycles: backend.cycleCount, probeCounts: backend.probeCounts, log: scenario.log.lines)
     }

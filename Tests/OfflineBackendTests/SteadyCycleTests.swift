@@ -66,6 +66,10 @@ struct SteadyCycleTests {
         let processOnly = try PlanHarness(Self.graph, blockSize: 64) { app in
             ProcessOnly(try app.type.makeNode(app.configuration))
         }
+        for app in ["osc", "osc2", "g", "lp", "mix", "f"] {
+            let node = try #require(steady.plan.slot(for: app)).anyNode
+            #expect(node is any SteadyCycleNode, "\(app) has a steady cycle, so this test compares the two paths")
+        }
         let byCycle = try script(steady)
         let byProcess = try script(processOnly)
         for (index, port) in Self.ports.enumerated() {

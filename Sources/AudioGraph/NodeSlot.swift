@@ -422,7 +422,7 @@ class TypedSlot<Node: AudioNode>: NodeSlot {
     /// - Realtime: safe.
     @inline(__always)
     private func process(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
-                       outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
+                         outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
         outputCheck.pointee = OutputCheck.unreported
         Unmanaged<Node>.fromOpaque(nodeAddress)._withUnsafeGuaranteedRef { node in
             node.process(processContext(context, inputs: inputs, inputCount: inputCount, outputs: outputs,

@@ -36,4 +36,12 @@ public struct SteadyCycle: BitwiseCopyable {
                                outputs: UnsafePointer<UnsafeMutablePointer<Float>>, frames: Int) -> UInt32 {
         function(state, inputs, outputs, frames)
     }
+
+    /// The same call from the node's own `process`, on its context's buffers: how a
+    /// `SteadyCycleNode` renders at steady parameters, so both paths run one function.
+    /// - Realtime: safe.
+    @inline(__always)
+    public func callAsFunction(_ context: ProcessContext) -> UInt32 {
+        function(state, context.inputs.pointers, context.outputs.pointers, context.frames)
+    }
 }

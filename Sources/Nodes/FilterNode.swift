@@ -90,8 +90,7 @@ public final class FilterNode: SteadyCycleNode {
             // The call a settled cycle makes (CKernels' `svf`, AVX2+FMA when the CPU has it, then
             // its finiteness check).
             filter.setSteady(coefficients, mode: mode)
-            context.outputCheck.report(iaa_kernels().pointee.svf_cycle(filter.statePointer, context.inputs.pointers,
-                                                                       context.outputs.pointers, frames))
+            context.outputCheck.report(steadyCycle(context))
         } else {
             for frame in 0..<frames {
                 let coefficients = StateVariableFilter.Coefficients(

@@ -47,14 +47,13 @@ public final class GainNode: SteadyCycleNode {
         let frames = context.frames
         let gain = context.parameters.count > Parameter.gain
             ? context.parameters[Parameter.gain] : .constant(Self.defaultGain)
-        let kernels = iaa_kernels().pointee
         if gain.isSteady {
             // The call a settled cycle makes (`scale_ramp` at a ramp of 0 frames).
             state.pointee.gain = gain.end
-            context.outputCheck.report(kernels.gain_cycle(state, context.inputs.pointers, context.outputs.pointers, frames))
+            context.outputCheck.report(steadyCycle(context))
         } else {
             context.outputCheck.report(
-                kernels.scale_ramp(input, output, frames, gain.start, gain.step, gain.rampFrames, gain.end))
+                iaa_kernels().pointee.scale_ramp(input, output, frames, gain.start, gain.step, gain.rampFrames, gain.end))
         }
     }
 }

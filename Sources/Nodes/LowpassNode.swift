@@ -66,8 +66,7 @@ public final class LowpassNode: SteadyCycleNode {
                 preparedCutoff = cutoff.end
             }
             // The call a settled cycle makes.
-            context.outputCheck.report(iaa_kernels().pointee.onepole_cycle(filter.statePointer, context.inputs.pointers,
-                                                                           context.outputs.pointers, frames))
+            context.outputCheck.report(steadyCycle(context))
         } else {
             for frame in 0..<frames {
                 let (gain, feedback) = OnePoleLowpass.coefficients(cutoff: Double(cutoff[frame]), sampleRate: sampleRate)

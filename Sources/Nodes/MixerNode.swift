@@ -88,15 +88,14 @@ public final class MixerNode: SteadyCycleNode {
         // Every input summed and a steady gain applied in one pass over `out` (blocks of 32 frames
         // held in registers), instead of a copy and one read-modify-write pass per input: the
         // call a settled cycle makes. A ramp multiplies afterwards.
-        let kernels = iaa_kernels().pointee
         state.pointee.inputs = min(inputCount, context.inputs.count)
         state.pointee.gain = gain.isSteady ? gain.end : 1
-        let check = kernels.mixer_cycle(state, context.inputs.pointers, context.outputs.pointers, frames)
+        let check = steadyCycle(context)
         if gain.isSteady || state.pointee.inputs == 0 {
             context.outputCheck.report(check)
         } else {
-            context.outputCheck.report(kernels.scale_ramp(output, output, frames, gain.start, gain.step,
-                                                          gain.rampFrames, gain.end))
+            context.outputCheck.report(iaa_kernels().pointee.scale_ramp(output, output, frames, gain.start,
+                                                                        gain.step, gain.rampFrames, gain.end))
         }
     }
 }

@@ -83,13 +83,12 @@ public final class OscillatorNode: SteadyCycleNode {
             // a ramp multiplies afterwards. The last kernel to write the output reports its
             // finiteness check. At a steady amplitude this is the call a settled cycle makes.
             state.pointee.scale = amplitude.isSteady ? amplitude.end : 1
-            let kernels = iaa_kernels().pointee
-            let check = kernels.oscillator_cycle(state, context.inputs.pointers, context.outputs.pointers, frames)
+            let check = steadyCycle(context)
             if amplitude.isSteady {
                 context.outputCheck.report(check)
             } else {
-                context.outputCheck.report(kernels.scale_ramp(output, output, frames, amplitude.start, amplitude.step,
-                                                              amplitude.rampFrames, amplitude.end))
+                context.outputCheck.report(iaa_kernels().pointee.scale_ramp(
+                    output, output, frames, amplitude.start, amplitude.step, amplitude.rampFrames, amplitude.end))
             }
         } else {
             var current = state.pointee.phase

@@ -62,6 +62,8 @@ struct StateVariableFilter {
         state.pointee.mode = Int32(mode.rawValue)
     }
 
+    /// Filters one sample (for coefficients that move every frame).
+    /// - Realtime: safe.
     @inline(__always)
     func process(_ input: Float, _ c: Coefficients, mode: Mode) -> Float {
         let v0 = Double(input)

@@ -39,14 +39,13 @@ extension EngineCore {
                   !programs.unadmitted.contains(where: { $0.name == client }) else { continue }
             let ports = backend.audioPorts(ofClient: client)
             guard !ports.outputs.isEmpty || (admission.binding.inputs > 0 && !ports.inputs.isEmpty) else { continue }
-            let process = ProcessIdentity.ofJackClient(client)
+            let process = ProcessIdentity.ofJackClient(client, server: jackServer)
             if let executable = process?.executable, executable == Self.ownExecutable {
                 programs.unadmitted.append(.init(name: client, pid: process?.pid, reason: "it runs this engine's binary (another iaa engine)"))
                 continue
             }
-            let count = graph.admittedApps.count + newApps.count
-            if let refusal = admissionRefusal(admission, process: process, noProcess: "its process cannot be found (no jack2 notification socket for it), and programs.admit names a uid or executable",
-                                              count: count) {
+            if let refusal = admissionRefusal(admission, process: process, noProcess: "its process cannot be found (it is not a jack2 client of this server, or has gone), and programs.admit names a uid or executable",
+                                              admitted: graph.admittedApps.map(\.id) + newApps.map(\.id)) {
                 programs.unadmitted.append(.init(name: client, pid: process?.pid, reason: refusal.reason, limited: refusal.limited))
                 publish(.programRefused, app: nil, [("client", .string(client)), ("pid", process.map { .number(Double($0.pid)) } ?? .null),
                                                     ("reason", .string("JACK client \"\(client)\" is not admitted: \(refusal.reason)"))])
@@ -86,7 +85,7 @@ extension EngineCore {
             throw RequestError(.notAdmitted, "the graph admits programs named \"\(admission.binding.jackClient ?? "")\" (programs.admit.jackClient), not \"\(name)\"",
                                field: "app")
         }
-        if let refusal = admissionRefusal(admission, process: process, noProcess: "", count: graph.admittedApps.count) {
+        if let refusal = admissionRefusal(admission, process: process, noProcess: "", admitted: graph.admittedApps.map(\.id)) {
             publish(.programRefused, app: nil, [("pid", .number(Double(process.pid))), ("reason", .string("app \"\(name)\" is not admitted: \(refusal.reason)"))])
             throw RequestError(.notAdmitted, "process \(process.pid) may not join the graph as app \"\(name)\": \(refusal.reason)", field: "app")
         }
@@ -100,9 +99,9 @@ extension EngineCore {
     }
 
     /// Why `programs.admit` does not let a process (nil: not found) join as one more app, with
-    /// `count` admitted now; nil when it does.
+    /// the apps `admitted` in now (those of this pass included); nil when it does.
     private func admissionRefusal(_ admission: ProgramAdmission, process: ProcessIdentity?, noProcess: String,
-                                  count: Int) -> (reason: String, limited: Bool)? {
+                                  admitted: [String]) -> (reason: String, limited: Bool)? {
         let binding = admission.binding
         if binding.uid != nil || binding.executable != nil {
             guard let process else { return (noProcess, false) }
@@ -110,9 +109,8 @@ extension EngineCore {
                 return (reason.replacing("the app's program.", with: "programs.admit."), false)
             }
         }
-        guard count < admission.limit else {
-            let names = graph.admittedApps.map(\.id).joined(separator: ", ")
-            return ("the graph admits at most \(admission.limit) programs at once (programs.admit.limit), and \(count) are in (\(names))", true)
+        guard admitted.count < admission.limit else {
+            return ("the graph admits at most \(admission.limit) programs at once (programs.admit.limit), and \(admitted.count) are in (\(admitted.joined(separator: ", ")))", true)
         }
         return nil
     }

@@ -58,7 +58,7 @@ extension EngineCore {
             throw RequestError(.notAProgram, "app \"\(app.id)\" runs in the engine, not in a program (program apps: \(names.isEmpty ? "none" : names.joined(separator: ", ")))",
                                field: "app")
         }
-        if let reason = binding.refusal(uid: process.uid, executable: process.executable) {
+        if let reason = binding.refusal(uid: process.uid, executable: process.executable) ?? admittedOwnerRefusal(app, process) {
             publish(.programRefused, app: app.id, [("pid", .number(Double(process.pid))), ("reason", .string(reason))])
             throw RequestError(.notOwner, "process \(process.pid) may not speak for app \"\(app.id)\": \(reason)", field: "app")
         }
@@ -72,6 +72,22 @@ extension EngineCore {
         return .stream(topic: EventPublisher.programTopic(app.id), initial: .object([
             ("app", .string(app.id)), ("pid", .number(Double(process.pid))), ("session", sessionJSON(app.id)),
         ]))
+    }
+
+    /// Why `process` may not speak for admitted app `app`, or nil. An admitted app's identity is
+    /// its program's: once a JACK client is bound to it, only that client's process may attach
+    /// (another process of the same user would otherwise end its session by attaching and
+    /// closing); bound clients whose process is unknown admit nobody. An app admitted by
+    /// `program.attach` has no client and is removed when its attacher leaves.
+    private func admittedOwnerRefusal(_ app: App, _ process: ProcessIdentity) -> String? {
+        guard app.program?.admitted == true, let clients = programs.clients[app.id], !clients.isEmpty else { return nil }
+        let pids = clients.compactMap(\.process?.pid)
+        guard !pids.contains(process.pid) else { return nil }
+        let names = clients.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        guard !pids.isEmpty else {
+            return "app \"\(app.id)\" was admitted for JACK client \(names), whose process cannot be told, so no process may speak for it"
+        }
+        return "app \"\(app.id)\" was admitted for JACK client \(names) (pid \(pids.map(String.init).joined(separator: ", "))); only that program may speak for it"
     }
 
     /// `session.get`: one app's session as it is now.

@@ -46,13 +46,13 @@ extension EngineCore {
 
     /// Binds a newly seen client to `app`, or refuses it when its process may not be the app.
     private func admit(_ client: String, to app: App, _ binding: ProgramBinding) {
-        let process = ProcessIdentity.ofJackClient(client)
+        let process = ProcessIdentity.ofJackClient(client, server: jackServer)
         var reason: String?
         if binding.uid != nil || binding.executable != nil {
             if let process {
                 reason = binding.refusal(uid: process.uid, executable: process.executable)
             } else {
-                reason = "its process cannot be found (no jack2 notification socket for it), and the app names a uid or executable"
+                reason = "its process cannot be found (it is not a jack2 client of this server, or has gone), and the app names a uid or executable"
             }
         }
         let pid: JSONValue = process.map { .number(Double($0.pid)) } ?? .null
@@ -62,7 +62,18 @@ extension EngineCore {
                                                    ("reason", .string("JACK client \"\(client)\" may not be app \"\(app.id)\": \(reason)"))])
             return
         }
-        programs.clients[app.id, default: []].append(.init(name: client, process: process))
+        programs.clients[app.id, default: []].append(.init(name: client, process: process, since: now))
+    }
+
+    /// Looks again for the process of every client bound without one (see
+    /// `ProgramRoster.awaitingProcess`); `status` shows it from then on.
+    func identifyPrograms() {
+        for (app, clients) in programs.clients {
+            for (index, client) in clients.enumerated() where client.process == nil && now - client.since < ProgramRoster.identifyFor {
+                guard let process = ProcessIdentity.ofJackClient(client.name, server: jackServer) else { continue }
+                programs.clients[app]?[index].process = process
+            }
+        }
     }
 
     /// Connects a bound client's ports to the app's ends and undoes its bypass connections.

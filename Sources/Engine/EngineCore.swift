@@ -68,6 +68,9 @@ final class EngineCore: @unchecked Sendable {
     var ruleFailures: [[String]: (since: Double, warned: Bool)] = [:]
     /// The outside processes behind program apps (docs/programs.md).
     var programs = ProgramRoster()
+    /// This engine's server as jack2 names it in its clients' files: how a program's process is
+    /// told from a same-named client of another server (``ProcessIdentity/ofJackClient(_:server:)``).
+    lazy var jackServer = JackServerTag(ownClient: clientName, requested: serverName)
 
     var graph: Graph { sessions.graph }
 

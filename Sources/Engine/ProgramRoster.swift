@@ -5,7 +5,10 @@ struct ProgramRoster {
     /// A JACK client bound to a program app.
     struct Client {
         let name: String
-        let process: ProcessIdentity?
+        /// Nil until its process is found (looked up again for a while: see `awaitingProcess`).
+        var process: ProcessIdentity?
+        /// When it was bound (the session clock).
+        var since: Double = 0
         /// The connections the engine made for it: [source, destination].
         var routed: [[String]] = []
         /// Its audio ports that have no app port to go to (more outputs than the app's `outputs`).
@@ -47,6 +50,15 @@ struct ProgramRoster {
     /// The app a control connection speaks for.
     func app(ofConnection connection: UInt64) -> String? {
         attached.first { $0.value.connection == connection }?.key
+    }
+
+    /// How long a bound client whose process was not found is looked up again: long enough for
+    /// a program that is still starting, or one whose predecessor is still exiting.
+    static let identifyFor: Double = 10
+
+    /// Whether a client bound less than `identifyFor` ago has no process yet.
+    func awaitingProcess(at time: Double) -> Bool {
+        clients.values.contains { $0.contains { $0.process == nil && time - $0.since < Self.identifyFor } }
     }
 
     func isKnown(_ client: String, app: String) -> Bool {

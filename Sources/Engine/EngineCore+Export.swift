@@ -34,14 +34,7 @@ extension EngineCore {
             return "    " + JSONValue.object(pairs).text
         }.joined(separator: ",\n"))
         lines.append("  ],")
-        // JACK connections as they are now, whoever made them: outside names in full.
-        let jack = backend.ports().filter { !admitted.contains($0.appID) }.flatMap { port in
-            port.connections.map { other -> JSONValue in
-                let ours = "\(port.appID):\(port.portName)"
-                return .object(port.isInput ? [("from", .string(other)), ("to", .string(ours))]
-                                            : [("from", .string(ours)), ("to", .string(other))])
-            }
-        }
+        let jack = exportedJackConnections(skipping: admitted)
         let expose = graph.exposure.patterns.map { patterns in
             ", \"expose\": " + (patterns.isEmpty ? JSONValue.string("none") : JSONValue.array(patterns.map(JSONValue.string))).text
         } ?? ""
@@ -50,6 +43,38 @@ extension EngineCore {
         lines.append("  ]}")
         lines.append("}")
         return lines.filter { !$0.isEmpty }.joined(separator: "\n") + "\n"
+    }
+
+    /// `jack.connections`: the graph's rules as its file wrote them (`@playback`, globs), then
+    /// every other connection to an app's port as it is now, outside names in full, so a
+    /// connection made by hand is kept. Not written: what the engine makes by itself from other
+    /// parts of the file (its rules' connections, and a program's route to its app's
+    /// `play_K`/`capture_K`, which the program block makes again), the ports of admitted apps,
+    /// and a connection between two of the engine's own ports twice.
+    private func exportedJackConnections(skipping admitted: Set<String>) -> [JSONValue] {
+        var rules: [JSONValue] = description.jack.connections.compactMap { rule in
+            guard let from = rule.from, let to = rule.to else { return nil }
+            return .object([("from", .string(from)), ("to", .string(to))])
+        }
+        var madeByEngine: Set<[String]> = []
+        for state in ruleStates() { for pair in state.pairs { madeByEngine.insert([pair.source, pair.destination]) } }
+        for clients in programs.clients.values { for client in clients { for pair in client.routed { madeByEngine.insert(pair) } } }
+        let ends = Set(graph.apps.flatMap { app in
+            let ends = programEnds(of: app)
+            return ends.plays + ends.captures
+        })
+        let ours = Dictionary(backend.ports().map { ($0.name, $0.appID) }, uniquingKeysWith: { first, _ in first })
+        for port in backend.ports() where !admitted.contains(port.appID) && !ends.contains(port.name) {
+            for other in port.connections {
+                let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
+                guard !madeByEngine.contains([from, to]), !ends.contains(other),
+                      ours[other].map({ !port.isInput && !admitted.contains($0) }) ?? true else { continue }
+                let name = "\(port.appID):\(port.portName)"
+                rules.append(.object(port.isInput ? [("from", .string(other)), ("to", .string(name))]
+                                                  : [("from", .string(name)), ("to", .string(other))]))
+            }
+        }
+        return rules
     }
 
     /// The plugin's state as it is now; the state it was created with when saving fails (with a

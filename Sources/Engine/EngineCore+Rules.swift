@@ -191,7 +191,7 @@ extension EngineCore {
 
     /// The JACK side of `graph`'s picture: outside ports as ellipses; a rule's connection solid
     /// (dashed: grey while removed by hand, red while JACK refuses it), a pending rule dashed grey
-    /// to the port it waits for, a connection made by hand dotted.
+    /// to the port it waits for, a program's route bold blue, a connection made by hand dotted.
     func jackDotLines() -> [String] {
         let ours = Dictionary(backend.ports().map { ($0.name, $0.appID) }, uniquingKeysWith: { first, _ in first })
         var lines: [String] = []
@@ -219,11 +219,17 @@ extension EngineCore {
                 lines.append("  \(ends) [style=dashed, color=grey, label=\"pending\", tooltip=\"rule \(state.rule): waiting for \(waiting)\"];")
             }
         }
+        var routedBy: [[String]: String] = [:]
+        for (app, clients) in programs.clients { for client in clients { for pair in client.routed { routedBy[pair] = app } } }
         for port in backend.ports() {
             for other in port.connections {
                 let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
                 guard !ruled.contains([from, to]), ours[other] == nil else { continue }
-                edge(from, to, "style=dotted", "\(from) -> \(to), made outside the graph file")
+                if let app = routedBy[[from, to]] {
+                    edge(from, to, "style=bold, color=blue", "\(from) -> \(to), the route of program app \(app)")
+                } else {
+                    edge(from, to, "style=dotted", "\(from) -> \(to), made outside the graph file")
+                }
             }
         }
         let nodes = outside.sorted().map { "  \"\($0)\" [shape=ellipse, style=solid];" }

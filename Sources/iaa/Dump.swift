@@ -7,7 +7,10 @@ struct Dump: ParsableCommand {
         abstract: "Print the running engine's full state as JSON.",
         discussion: """
             With --graph, print a graph file that reproduces the running engine, changes made live \
-            included: `iaa dump --graph > now.json && iaa validate now.json`.
+            included: `iaa dump --graph > now.json && iaa validate now.json`. Its jack.connections \
+            are the graph's rules as written (`@playback`, globs), then every other connection to \
+            an app's port made outside the file, outside names in full; the routes the engine makes \
+            for programs, and admitted apps, are not written (the program blocks make them again).
             """)
 
     @OptionGroup var engine: EngineOptions

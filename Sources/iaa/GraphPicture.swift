@@ -9,7 +9,8 @@ struct GraphPicture: ParsableCommand {
         discussion: """
             Roles are clusters, gains label the connections, ducked or suspended apps are dashed. \
             JACK ports outside the engine are ellipses: a jack.connections rule's connection is \
-            solid, a pending rule dashed grey, a connection made by hand dotted: \
+            solid, a pending rule dashed grey, a program's route to its app bold blue, a \
+            connection made by hand dotted: \
             `iaa graph | dot -Tsvg > graph.svg`.
             """)
 

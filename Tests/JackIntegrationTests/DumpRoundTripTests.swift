@@ -49,6 +49,11 @@ extension JackIntegration {
                 programs.append(try ProgramProcess("jack_rec", ["-f", recording, "-d", "60", "\(client):speakers.out"]))
                 #expect(try waitUntil(seconds: 5) { try jackConnections()["jackrec:input1"]?.contains("\(client):speakers.out") == true })
                 handMade = ["speakers:out", "jackrec:input1"]
+                // iaa graph draws the programs' routes as theirs, the recorder's as made outside.
+                let dot = try running.result("graph", ["format": "dot"])["dot"]?.stringValue ?? ""
+                #expect(dot.contains("mpv-rt:out_0 -> \(client):music.play_1, the route of program app music"), "\(dot)")
+                #expect(!dot.contains("mpv-rt:out_0 -> \(client):music.play_1, made outside"), "\(dot)")
+                #expect(dot.contains("\(client):speakers.out -> jackrec:input1, made outside the graph file"), "\(dot)")
             }
             let file = try running.result("dump", ["graph": true])["file"]?.stringValue ?? ""
             let path = running.directory.appendingPathComponent("now.json").path

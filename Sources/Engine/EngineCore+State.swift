@@ -21,13 +21,21 @@ extension EngineCore {
                 ("deadlineFaults", .number(Double(backend.deadlineFaultCount))),
                 ("stalled", stallJSON()),
             ])),
-            ("transport", .object([("playing", .bool(backend.transportRolling)), ("recording", .bool(backend.isRecording)),
-                                   ("tempo", .number(graph.transport.tempo))])),
+            ("transport", transportJSON()),
             ("apps", .array(graph.apps.indices.map(appJSON))),
             ("interruption", .bool(sessions.policy.states.contains { $0.interrupted })),
             ("jackConnections", jack.connections), ("rules", jack.rules),
             ("programs", admissionJSON()),
         ])
+    }
+
+    /// `status`'s `transport`: bar and beat (both from 1, as JACK counts them) and the tempo are
+    /// what nodes see this cycle, JACK's timebase master's when there is one.
+    private func transportJSON() -> ControlJSON {
+        let transport = backend.transport
+        return .object([("playing", .bool(transport.isPlaying)), ("recording", .bool(transport.isRecording)),
+                        ("tempo", .number(transport.tempo)), ("beatsPerBar", .number(transport.beatsPerBar)),
+                        ("bar", .number(Double(transport.bar))), ("beat", .number(transport.beatInBar.rounded(.down) + 1))])
     }
 
     func appJSON(_ index: Int) -> ControlJSON {

@@ -82,9 +82,4 @@ extension JackBackend {
     public func disconnect(_ source: String, _ destination: String) -> Bool {
         askingServer { jack_disconnect(clientHandle, source, destination) } == 0
     }
-
-    /// The JACK transport's state, for `status`.
-    public var transportRolling: Bool {
-        jack_transport_query(clientHandle, nil) == JackTransportRolling
-    }
 }

@@ -1,4 +1,5 @@
 import CJack
+import NodeKit
 
 /// JACK transport: starting and stopping it (a node's remote transport request), and serving
 /// bar/beat/tempo to every JACK client as timebase master when the graph asks for a tempo.
@@ -8,6 +9,10 @@ extension JackBackend {
 
     /// Stops JACK's transport.
     public func stopTransport() { jack_transport_stop(clientHandle) }
+
+    /// The transport now as nodes see it: JACK's bar, beat and tempo when a timebase master
+    /// serves them, else counted from the transport frame at the graph's tempo.
+    public var transport: HostTransport { cycleState.queryTransport() }
 
     /// The host's record state, which nodes see as `transport.isRecording`. JACK's transport has
     /// no record flag, so the engine keeps it (as a DAW host would for Inter-App Audio nodes).

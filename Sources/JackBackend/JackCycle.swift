@@ -214,9 +214,9 @@ final class JackCycle: @unchecked Sendable {
 
     /// JACK's transport as nodes see it: bar/beat/tempo from the timebase master when there is
     /// one, else derived from the transport frame and the graph's tempo.
-    /// - Realtime: safe.
+    /// - Realtime: safe (and callable from any thread: libjack reads the position lock-free).
     @inline(__always)
-    private func queryTransport() -> HostTransport {
+    func queryTransport() -> HostTransport {
         guard let client else { return .stopped }
         var position = jack_position_t()
         let state = jack_transport_query(client, &position)

@@ -99,5 +99,33 @@ extension JackIntegration {
             _ = try client.call("set", params: ["app": "remote", "param": "play", "value": 0]).get()
             #expect(try waitUntil { try transport()?["playing"]?.boolValue == false }, "JACK's transport did not stop")
         }
+
+        @Test("status's transport bar, beat and tempo are JACK's timebase position, as another JACK client reads it")
+        func statusBarAndBeat() throws {
+            let running = try ControlPlaneTests.Running(graph: "graphs/studio.json", client: "t-bbt")
+            defer {
+                running.stop()
+                _ = try? runCommand("/bin/sh", ["-c", "printf 'stop\\nquit\\n' | jack_transport"])
+            }
+            func transport() throws -> ControlJSON? { try running.result("status")["transport"] }
+            // Live, JACK's transport decides whether it rolls (the graph's `playing` is offline's).
+            _ = try runCommand("/bin/sh", ["-c", "printf 'play\\nquit\\n' | jack_transport"])
+            #expect(try waitUntil(seconds: 5) { try transport()?["playing"]?.boolValue == true && (transport()?["bar"]?.intValue ?? 0) >= 2 })
+            let ours = try #require(try transport())
+            let peer = try runCommand("/usr/bin/python3", ["-c", """
+                import jack
+                c = jack.Client("t-bbt-peer", no_start_server=True)
+                state, p = c.transport_query()
+                print(p["bar"], p["beat"], p["beats_per_minute"])
+                """]).stdout.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            try #require(peer.count == 3, "python's transport_query gave no BBT position")
+            #expect(ours["tempo"]?.doubleValue == 120 && peer[2] == 120)
+            #expect(ours["beatsPerBar"]?.doubleValue == 4)
+            let beat = try #require(ours["beat"]?.intValue), bar = try #require(ours["bar"]?.intValue)
+            #expect((1...4).contains(beat))
+            // The peer reads a moment later: the same beat or one of the next few (0.5 s a beat).
+            let ourBeats = (bar - 1) * 4 + beat, peerBeats = (Int(peer[0]) - 1) * 4 + Int(peer[1])
+            #expect((0...3).contains(peerBeats - ourBeats), "status bar \(bar) beat \(beat); JACK's bar \(peer[0]) beat \(peer[1])")
+        }
     }
 }

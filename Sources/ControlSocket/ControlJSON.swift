@@ -4,8 +4,9 @@ import LocatedJSON
 ///
 /// Codable-free on purpose: requests are read by the project's strict JSON reader
 /// (``ControlJSONParser``), which rejects duplicate keys, trailing commas and deep nesting that
-/// Foundation's parsers accept or crash on. Objects keep their key order, so replies read the way the engine builds them; the
-/// shape matches `Engine.JSONValue`, and `.verbatim` lets the engine pass text it already built.
+/// Foundation's parsers accept or crash on. Objects keep their key order, so replies read the way
+/// the engine builds them; the engine writes its replies and event logs with it, and `.verbatim`
+/// lets it pass text it already built.
 public indirect enum ControlJSON: Sendable, Equatable {
     case null
     case bool(Bool)

@@ -27,6 +27,11 @@ public enum ControlMethod: String, CaseIterable, Sendable {
         default: false
         }
     }
+
+    /// The session actions that act for one app (`app`); `device` and `interrupt` act for all.
+    public var isOneAppSessionAction: Bool {
+        isSessionAction && self != .device && self != .interrupt
+    }
 }
 
 /// Codes the transport itself answers with, before a request reaches the engine.

@@ -1,9 +1,10 @@
+import ControlSocket
 import AudioGraph
 import AudioSession
 
 /// Why an ``EngineCommand`` was refused; nothing it would have changed has changed (a refused
 /// session action may still have caused events, which its ``CommandOutcome`` carries). A live
-/// request turns it into a protocol error (`RequestError.init(_:)`), an offline render into its
+/// request turns it into a protocol error (`ControlError.init(_:)`), an offline render into its
 /// log entry (`logEntry`).
 enum CommandRefusal: Error {
     /// The session policy refused the action, with AVAudioSession's code.
@@ -33,7 +34,7 @@ enum CommandRefusal: Error {
             }
             return (error.code.rawValue, fourCC, error.hint.map { "\(error.message); \($0)" } ?? error.message)
         case .portsRefused, .portsNotConnected:
-            let error = EngineCore.RequestError(self)
+            let error = ControlError(self)
             return (error.code, "", error.message)
         }
     }

@@ -75,25 +75,25 @@ extension EngineCore {
     /// when the block refuses the process, the request is refused and nothing changes.
     func admitAttaching(_ name: String, process: ProcessIdentity) throws -> App {
         guard let admission = graph.admission else {
-            throw RequestError(.unknownApp, "no app \"\(name)\" (apps: \(graph.apps.map(\.id).joined(separator: ", "))); the graph admits no programs it does not name: add \"programs\": {\"admit\": {…}} to it to admit them (docs/programs.md)",
+            throw ControlError(.unknownApp, "no app \"\(name)\" (apps: \(graph.apps.map(\.id).joined(separator: ", "))); the graph admits no programs it does not name: add \"programs\": {\"admit\": {…}} to it to admit them (docs/programs.md)",
                                field: "app")
         }
         guard ProgramAdmission.isAppID(name) else {
-            throw RequestError(.notAdmitted, "\"\(name)\" is not an app id: letters, digits, '_' and '-' only", field: "app")
+            throw ControlError(.notAdmitted, "\"\(name)\" is not an app id: letters, digits, '_' and '-' only", field: "app")
         }
         guard admission.binding.matches(client: name) else {
-            throw RequestError(.notAdmitted, "the graph admits programs named \"\(admission.binding.jackClient ?? "")\" (programs.admit.jackClient), not \"\(name)\"",
+            throw ControlError(.notAdmitted, "the graph admits programs named \"\(admission.binding.jackClient ?? "")\" (programs.admit.jackClient), not \"\(name)\"",
                                field: "app")
         }
         if let refusal = admissionRefusal(admission, process: process, noProcess: "", admitted: graph.admittedApps.map(\.id)) {
             publish(.programRefused, app: nil, [("pid", .number(Double(process.pid))), ("reason", .string("app \"\(name)\" is not admitted: \(refusal.reason)"))])
-            throw RequestError(.notAdmitted, "process \(process.pid) may not join the graph as app \"\(name)\": \(refusal.reason)", field: "app")
+            throw ControlError(.notAdmitted, "process \(process.pid) may not join the graph as app \"\(name)\": \(refusal.reason)", field: "app")
         }
         let app = admission.app(id: name, jackClient: name, type: ProgramNode.nodeType)
         do {
             try add([app], by: .attach) { _ in [("client", .null), ("pid", .number(Double(process.pid)))] }
         } catch {
-            throw RequestError(.notAdmitted, "app \"\(name)\" cannot be added to the running graph: \(Self.reason(error))", field: "app")
+            throw ControlError(.notAdmitted, "app \"\(name)\" cannot be added to the running graph: \(Self.reason(error))", field: "app")
         }
         return graph.apps[graph.appIndex(name) ?? 0]
     }
@@ -117,12 +117,12 @@ extension EngineCore {
 
     /// Installs the running graph with `newApps` added after every app, keeping every session,
     /// and announces each with `programAdmitted` (`fields` adds the client and pid).
-    private func add(_ newApps: [App], by source: AdmissionSource, fields: (App) -> [(String, JSONValue)]) throws {
+    private func add(_ newApps: [App], by source: AdmissionSource, fields: (App) -> [(String, ControlJSON)]) throws {
         var grown = graph
         for app in newApps {
             switch grown.admitting(app) {
             case .success(let next): grown = next
-            case .failure(let error): throw RequestError(error.code, error.hint.map { "\(error.message); \($0)" } ?? error.message)
+            case .failure(let error): throw ControlError(error.code, error.hint.map { "\(error.message); \($0)" } ?? error.message)
             }
         }
         let (events, setups) = try installAdopting(grown, sameSessions: true)
@@ -132,7 +132,7 @@ extension EngineCore {
                 ("by", .string(source.rawValue)),
                 ("session", sessions.policy.state(of: app.id).map(SessionLog.state) ?? .null),
                 ("refused", outcome?.error.map { .string("('\($0.code.fourCC)') \($0.message)") } ?? .null),
-                ("warnings", .array((outcome?.warnings ?? []).map(JSONValue.string))),
+                ("warnings", .array((outcome?.warnings ?? []).map(ControlJSON.string))),
             ])
         }
         publisher.publish(events)
@@ -208,9 +208,9 @@ extension EngineCore {
         }
         return .object([
             ("admit", .object([
-                ("jackClient", binding.jackClient.map(JSONValue.string) ?? .null),
+                ("jackClient", binding.jackClient.map(ControlJSON.string) ?? .null),
                 ("uid", binding.uid.map { .number(Double($0)) } ?? .null),
-                ("executable", binding.executable.map(JSONValue.string) ?? .null),
+                ("executable", binding.executable.map(ControlJSON.string) ?? .null),
                 ("outputs", .number(Double(binding.outputs))), ("inputs", .number(Double(binding.inputs))),
                 ("to", names(admission.to, output: false)), ("from", names(admission.from, output: true)),
                 ("limit", .number(Double(admission.limit))),
@@ -231,6 +231,6 @@ extension EngineCore {
     }
 
     static func reason(_ error: Error) -> String {
-        (error as? RequestError)?.message ?? "\(error)"
+        (error as? ControlError)?.message ?? "\(error)"
     }
 }

@@ -28,10 +28,10 @@ extension EngineCore {
     func preferredBuffer(_ request: ControlRequest) throws -> ControlReply {
         _ = try app(request)
         guard let frames = request["frames"]?.intValue, frames >= 16, frames <= 8192, frames & (frames - 1) == 0 else {
-            throw RequestError(.invalidParams, "\"frames\" is a power of two from 16 to 8192", field: "frames")
+            throw ControlError(.invalidParams, "\"frames\" is a power of two from 16 to 8192", field: "frames")
         }
         guard backend.requestBufferSize(frames) else {
-            throw RequestError(.jackRefused, "JACK refused a buffer size of \(frames) frames")
+            throw ControlError(.jackRefused, "JACK refused a buffer size of \(frames) frames")
         }
         return .result(.object([("bufferSize", .number(Double(frames)))]))
     }
@@ -40,10 +40,10 @@ extension EngineCore {
     func remote(_ request: ControlRequest) throws -> ControlReply {
         let command = try string(request, "command")
         guard ["play", "pause", "togglePlayPause", "next", "previous"].contains(command) else {
-            throw RequestError(.invalidParams, "unknown command \"\(command)\" (play, pause, togglePlayPause, next, previous)", field: "command")
+            throw ControlError(.invalidParams, "unknown command \"\(command)\" (play, pause, togglePlayPause, next, previous)", field: "command")
         }
         guard let app = sessions.policy.nowPlayingApp else {
-            throw RequestError(.noNowPlayingApp, "no app has played non-mixable audio in the foreground yet")
+            throw ControlError(.noNowPlayingApp, "no app has played non-mixable audio in the foreground yet")
         }
         publisher.announce("event", .object([("app", .string(app)), ("name", .string("remoteControl")), ("command", .string(command))]))
         return .result(.object([("app", .string(app))]))
@@ -56,10 +56,10 @@ extension EngineCore {
         let file = request["file"]?.stringValue ?? "graph.json"
         let loaded = GraphFile.load(text: text, file: file, registry: GraphLoading.registry, grants: grants)
         guard let fileGraph = loaded.graph, let newDescription = loaded.description else {
-            throw RequestError(.invalidGraph, GraphLoading.report(loaded))
+            throw ControlError(.invalidGraph, GraphLoading.report(loaded))
         }
         guard newDescription.jackClientName == description.jackClientName else {
-            throw RequestError(.clientChange, "the new graph names JACK client \"\(newDescription.jackClientName)\"; a running engine keeps \"\(description.jackClientName)\"",
+            throw ControlError(.clientChange, "the new graph names JACK client \"\(newDescription.jackClientName)\"; a running engine keeps \"\(description.jackClientName)\"",
                                field: "text")
         }
         guard request["dryRun"]?.boolValue != true else {
@@ -70,6 +70,6 @@ extension EngineCore {
         let outcome = try perform(.apply(AppliedGraph(fileGraph, file: file, text: text)), at: now)
         replaceDescription(newDescription)
         let diff = outcome.diff.map(\.json) ?? .array([])
-        return .result(.object([("applied", .bool(true)), ("diff", diff), ("warnings", .array(outcome.warnings.map(JSONValue.string)))]))
+        return .result(.object([("applied", .bool(true)), ("diff", diff), ("warnings", .array(outcome.warnings.map(ControlJSON.string)))]))
     }
 }

@@ -67,7 +67,7 @@ extension EngineCore: CommandHost {
         let outcome = try perform(command, at: now)
         if method.isSessionAction { return sessionReply(outcome) }
         publisher.publish(outcome.events)
-        if let refusal = outcome.refusal { throw RequestError(refusal) }
+        if let refusal = outcome.refusal { throw ControlError(refusal) }
         switch command {
         case .setParameter(let app, _, let value):
             return .result(.object([("app", .string(app)), ("param", .string(try decoder.string(request, "param"))),

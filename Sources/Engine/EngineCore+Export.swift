@@ -8,19 +8,19 @@ import NodeKit
 /// `iaa validate` accepts and `iaa run` turns back into the same engine.
 extension EngineCore {
     func exportedGraph() -> String {
-        var lines = ["{", "  \"format\": \"iaa-graph/1\",", "  \"name\": \(JSONValue.string(graph.name).text),"]
-        lines.append("  \"policy\": " + JSONValue.object([
+        var lines = ["{", "  \"format\": \"iaa-graph/1\",", "  \"name\": \(ControlJSON.string(graph.name).text),"]
+        lines.append("  \"policy\": " + ControlJSON.object([
             ("duckLevel", .number(graph.policy.duckLevelDecibels)), ("rampTime", .number(graph.policy.rampSeconds)),
             ("backgroundTaskTime", .number(graph.policy.backgroundTaskSeconds)),
         ]).text + ",")
-        lines.append("  \"transport\": " + JSONValue.object([
+        lines.append("  \"transport\": " + ControlJSON.object([
             ("tempo", .number(graph.transport.tempo)), ("beatsPerBar", .number(graph.transport.beatsPerBar)),
             ("playing", .bool(graph.transport.playing)), ("timebaseMaster", .bool(graph.transport.timebaseMaster)),
         ]).text + ",")
         // Apps admitted under `programs.admit` are not written: the block is, and running the
         // file admits their programs again when they appear.
         let admitted = Set(graph.admittedApps.map(\.id))
-        if let admission = exportedAdmission() { lines.append("  \"programs\": " + JSONValue.object([("admit", admission)]).text + ",") }
+        if let admission = exportedAdmission() { lines.append("  \"programs\": " + ControlJSON.object([("admit", admission)]).text + ",") }
         lines.append("  \"apps\": [")
         lines.append(graph.apps.filter { !admitted.contains($0.id) }.map { "    " + exported($0).text }.joined(separator: ",\n"))
         lines.append("  ],")
@@ -29,16 +29,16 @@ extension EngineCore {
             !admitted.contains(graph.apps[$0.from.app].id) && !admitted.contains(graph.apps[$0.to.app].id)
         }.map { connection in
             let (from, to) = Self.names(connection, in: graph)
-            var pairs: [(String, JSONValue)] = [("from", .string(from)), ("to", .string(to))]
+            var pairs: [(String, ControlJSON)] = [("from", .string(from)), ("to", .string(to))]
             if connection.gain != 1 { pairs.append(("gain", .number(Double(connection.gain)))) }
-            return "    " + JSONValue.object(pairs).text
+            return "    " + ControlJSON.object(pairs).text
         }.joined(separator: ",\n"))
         lines.append("  ],")
         let jack = exportedJackConnections(skipping: admitted)
         let expose = graph.exposure.patterns.map { patterns in
-            ", \"expose\": " + (patterns.isEmpty ? JSONValue.string("none") : JSONValue.array(patterns.map(JSONValue.string))).text
+            ", \"expose\": " + (patterns.isEmpty ? ControlJSON.string("none") : ControlJSON.array(patterns.map(ControlJSON.string))).text
         } ?? ""
-        lines.append("  \"jack\": {\"client\": \(JSONValue.string(clientName).text)\(expose), \"connections\": [")
+        lines.append("  \"jack\": {\"client\": \(ControlJSON.string(clientName).text)\(expose), \"connections\": [")
         lines.append(jack.map { "    " + $0.text }.joined(separator: ",\n"))
         lines.append("  ]}")
         lines.append("}")
@@ -51,8 +51,8 @@ extension EngineCore {
     /// parts of the file (its rules' connections, and a program's route to its app's
     /// `play_K`/`capture_K`, which the program block makes again), the ports of admitted apps,
     /// and a connection between two of the engine's own ports twice.
-    private func exportedJackConnections(skipping admitted: Set<String>) -> [JSONValue] {
-        var rules: [JSONValue] = description.jack.connections.compactMap { rule in
+    private func exportedJackConnections(skipping admitted: Set<String>) -> [ControlJSON] {
+        var rules: [ControlJSON] = description.jack.connections.compactMap { rule in
             guard let from = rule.from, let to = rule.to else { return nil }
             return .object([("from", .string(from)), ("to", .string(to))])
         }
@@ -90,10 +90,10 @@ extension EngineCore {
     }
 
     /// The `programs.admit` block as the graph file wrote it (ports by name), or nil.
-    private func exportedAdmission() -> JSONValue? {
+    private func exportedAdmission() -> ControlJSON? {
         guard let admission = graph.admission else { return nil }
         let binding = admission.binding, setup = admission.session
-        var block: [(String, JSONValue)] = []
+        var block: [(String, ControlJSON)] = []
         if let client = binding.jackClient { block.append(("jackClient", .string(client))) }
         if let uid = binding.uid { block.append(("uid", .number(Double(uid)))) }
         if let executable = binding.executable { block.append(("executable", .string(executable))) }
@@ -105,14 +105,14 @@ extension EngineCore {
         }
         block.append(("session", .object([
             ("category", .string(setup.category.rawValue)), ("mode", .string(setup.mode.rawValue)),
-            ("options", .array(options.map(\.rawValue).sorted().map(JSONValue.string))), ("active", .bool(setup.active)),
+            ("options", .array(options.map(\.rawValue).sorted().map(ControlJSON.string))), ("active", .bool(setup.active)),
         ])))
-        block.append(("entitlements", .array(setup.entitlements.map(\.rawValue).sorted().map(JSONValue.string))))
+        block.append(("entitlements", .array(setup.entitlements.map(\.rawValue).sorted().map(ControlJSON.string))))
         if !setup.requestedEntitlements.isEmpty {
-            block.append(("requires", .array(setup.requestedEntitlements.map(\.rawValue).sorted().map(JSONValue.string))))
+            block.append(("requires", .array(setup.requestedEntitlements.map(\.rawValue).sorted().map(ControlJSON.string))))
         }
-        block.append(("backgroundModes", .array(setup.backgroundModes.map(\.rawValue).sorted().map(JSONValue.string))))
-        func names(_ ports: [PortAddress], output: Bool) -> JSONValue {
+        block.append(("backgroundModes", .array(setup.backgroundModes.map(\.rawValue).sorted().map(ControlJSON.string))))
+        func names(_ ports: [PortAddress], output: Bool) -> ControlJSON {
             .array(ports.map { address in
                 let app = graph.apps[address.app]
                 return .string("\(app.id):\((output ? app.layout.outputs : app.layout.inputs)[address.port].name)")
@@ -124,11 +124,11 @@ extension EngineCore {
         return .object(block)
     }
 
-    private func exported(_ app: App) -> JSONValue {
-        var pairs: [(String, JSONValue)] = [("id", .string(app.id)), ("role", .string(app.role.rawValue))]
+    private func exported(_ app: App) -> ControlJSON {
+        var pairs: [(String, ControlJSON)] = [("id", .string(app.id)), ("role", .string(app.role.rawValue))]
         if let program = app.program {
             // The program block carries the channels; the node type is what it makes.
-            var block: [(String, JSONValue)] = []
+            var block: [(String, ControlJSON)] = []
             if let client = program.jackClient { block.append(("jackClient", .string(client))) }
             if let uid = program.uid { block.append(("uid", .number(Double(uid)))) }
             if let executable = program.executable { block.append(("executable", .string(executable))) }
@@ -139,7 +139,7 @@ extension EngineCore {
             pairs.append(("plugin", .string(app.type.id)))
         }
         let slot = backend.currentPlan?.slot(for: app.id)
-        var params: [(String, JSONValue)] = app.type.parameters.enumerated().map { index, spec in
+        var params: [(String, ControlJSON)] = app.type.parameters.enumerated().map { index, spec in
             (spec.name, .number(Double(slot?.parameterTarget(index) ?? app.parameters[index])))
         }
         if app.program == nil {
@@ -161,13 +161,13 @@ extension EngineCore {
             }
             pairs.append(("session", .object([
                 ("category", .string(state.category.rawValue)), ("mode", .string(state.mode.rawValue)),
-                ("options", .array(options.map(\.rawValue).sorted().map(JSONValue.string))), ("active", .bool(state.active)),
+                ("options", .array(options.map(\.rawValue).sorted().map(ControlJSON.string))), ("active", .bool(state.active)),
             ])))
-            pairs.append(("entitlements", .array(setup.entitlements.map(\.rawValue).sorted().map(JSONValue.string))))
+            pairs.append(("entitlements", .array(setup.entitlements.map(\.rawValue).sorted().map(ControlJSON.string))))
             if !setup.requestedEntitlements.isEmpty {
-                pairs.append(("requires", .array(setup.requestedEntitlements.map(\.rawValue).sorted().map(JSONValue.string))))
+                pairs.append(("requires", .array(setup.requestedEntitlements.map(\.rawValue).sorted().map(ControlJSON.string))))
             }
-            pairs.append(("backgroundModes", .array(setup.backgroundModes.map(\.rawValue).sorted().map(JSONValue.string))))
+            pairs.append(("backgroundModes", .array(setup.backgroundModes.map(\.rawValue).sorted().map(ControlJSON.string))))
             pairs.append(("state", .string(state.foreground ? "foreground" : "background")))
         }
         return .object(pairs)

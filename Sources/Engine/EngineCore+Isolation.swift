@@ -16,7 +16,7 @@ extension EngineCore {
 
     /// One event line and one log line for a child that started or faulted.
     func isolationEvent(_ event: IsolationEvent) {
-        var payload: [(String, JSONValue)] = [("app", .string(event.app))]
+        var payload: [(String, ControlJSON)] = [("app", .string(event.app))]
         switch event.kind {
         case .started(let pid, let restart):
             payload += [("name", .string("isolatedStarted")), ("pid", .number(Double(pid))), ("restart", .number(Double(restart)))]
@@ -25,7 +25,7 @@ extension EngineCore {
             let settings = isolation?.settings ?? IsolationSettings(executable: "")
             let reason = fault.reason(settings: settings)
             payload += [("name", .string("isolatedFault")), ("fault", .string(fault.kind)),
-                        ("signal", fault.signalName.map(JSONValue.string) ?? .null), ("reason", .string(reason)),
+                        ("signal", fault.signalName.map(ControlJSON.string) ?? .null), ("reason", .string(reason)),
                         ("restartIn", restartIn.map { .number($0) } ?? .null)]
             let next = restartIn.map { "restarting in \(($0 * 1000).rounded() / 1000) s" }
                 ?? "it stays off; `iaa enable \(event.app)` starts it again"
@@ -50,10 +50,10 @@ extension EngineCore {
         var pairs: [(String, ControlJSON)] = [
             ("state", .string(status.state.rawValue)), ("pid", status.pid.map { .number(Double($0)) } ?? .null),
             ("restarts", .number(Double(status.restarts))), ("lateCycles", .number(Double(status.lateCycles))),
-            ("restrictions", .array(status.restrictionNames.map(JSONValue.string))),
+            ("restrictions", .array(status.restrictionNames.map(ControlJSON.string))),
         ]
         if let fault = status.fault {
-            pairs.append(("fault", .object([("kind", .string(fault.kind)), ("signal", fault.signalName.map(JSONValue.string) ?? .null),
+            pairs.append(("fault", .object([("kind", .string(fault.kind)), ("signal", fault.signalName.map(ControlJSON.string) ?? .null),
                                              ("reason", .string(fault.reason(settings: node.settings)))])))
         } else {
             pairs.append(("fault", .null))

@@ -17,9 +17,8 @@ extension EngineCore {
     static func ownership(of method: ControlMethod?) -> OwnedRequest {
         switch method {
         case .status?, .dump?, .ports?, .graph?, .get?, .events?, .top?: return .read
-        case .setCategory?, .activate?, .deactivate?, .startAudio?, .stopAudio?, .sessionGet?, .preferredBuffer?,
-             .foreground?, .background?, .task?, .attach?:
-            return .ownApp
+        case let method? where method.isOneAppSessionAction: return .ownApp
+        case .sessionGet?, .preferredBuffer?, .attach?: return .ownApp
         default: return .refused
         }
     }
@@ -33,10 +32,10 @@ extension EngineCore {
         case .read: return
         case .ownApp where named == nil || named == owned: return
         case .ownApp:
-            throw RequestError(.notOwner, "this connection speaks for app \"\(owned)\" (program.attach); it cannot act for app \"\(named ?? "")\"",
+            throw ControlError(.notOwner, "this connection speaks for app \"\(owned)\" (program.attach); it cannot act for app \"\(named ?? "")\"",
                                field: "app")
         case .refused:
-            throw RequestError(.notOwner, "this connection speaks for app \"\(owned)\" (program.attach); \"\(request.method)\" acts beyond its own session",
+            throw ControlError(.notOwner, "this connection speaks for app \"\(owned)\" (program.attach); \"\(request.method)\" acts beyond its own session",
                                field: "method")
         }
     }
@@ -48,27 +47,27 @@ extension EngineCore {
     func attach(_ request: ControlRequest) throws -> ControlReply {
         let name = try string(request, "app")
         if let owned = programs.app(ofConnection: request.connection) {
-            throw RequestError(.notOwner, "this connection already speaks for app \"\(owned)\"", field: "app")
+            throw ControlError(.notOwner, "this connection already speaks for app \"\(owned)\"", field: "app")
         }
         let process = ProcessIdentity(pid: request.peer.pid, uid: request.peer.uid,
                                       executable: ProcessIdentity(pid: request.peer.pid).executable)
         let app = try graph.appIndex(name).map { graph.apps[$0] } ?? admitAttaching(name, process: process)
         guard let binding = app.program else {
             let names = graph.apps.filter { $0.program != nil }.map(\.id)
-            throw RequestError(.notAProgram, "app \"\(app.id)\" runs in the engine, not in a program (program apps: \(names.isEmpty ? "none" : names.joined(separator: ", ")))",
+            throw ControlError(.notAProgram, "app \"\(app.id)\" runs in the engine, not in a program (program apps: \(names.isEmpty ? "none" : names.joined(separator: ", ")))",
                                field: "app")
         }
         if let reason = binding.refusal(uid: process.uid, executable: process.executable) ?? admittedOwnerRefusal(app, process) {
             publish(.programRefused, app: app.id, [("pid", .number(Double(process.pid))), ("reason", .string(reason))])
-            throw RequestError(.notOwner, "process \(process.pid) may not speak for app \"\(app.id)\": \(reason)", field: "app")
+            throw ControlError(.notOwner, "process \(process.pid) may not speak for app \"\(app.id)\": \(reason)", field: "app")
         }
         if let holder = programs.attached[app.id] {
-            throw RequestError(.appInUse, "process \(holder.process.pid) speaks for app \"\(app.id)\" already; one program at a time",
+            throw ControlError(.appInUse, "process \(holder.process.pid) speaks for app \"\(app.id)\" already; one program at a time",
                                field: "app")
         }
         programs.attached[app.id] = .init(connection: request.connection, process: process)
         publish(.programAttached, app: app.id, [("pid", .number(Double(process.pid))),
-                                                ("executable", process.executable.map(JSONValue.string) ?? .null)])
+                                                ("executable", process.executable.map(ControlJSON.string) ?? .null)])
         return .stream(topic: EventPublisher.programTopic(app.id), initial: .object([
             ("app", .string(app.id)), ("pid", .number(Double(process.pid))), ("session", sessionJSON(app.id)),
         ]))
@@ -94,7 +93,7 @@ extension EngineCore {
     func sessionState(_ request: ControlRequest) throws -> ControlReply {
         let (_, app) = try self.app(request)
         guard sessions.policy.state(of: app.id) != nil else {
-            throw RequestError(GraphErrorCode.unmanagedApp, "app \"\(app.id)\" has no session", field: "app")
+            throw ControlError(GraphErrorCode.unmanagedApp, "app \"\(app.id)\" has no session", field: "app")
         }
         return .result(.object([("app", .string(app.id)), ("session", sessionJSON(app.id))]))
     }

@@ -17,8 +17,8 @@ extension EngineCore {
 
     /// Publishes one program event (`{"t", "event": {"app", "name", …}}`) and logs it on stderr.
     /// `app` is null for a program refused before it was any app's (`programs.admit`).
-    func publish(_ event: ProgramEvent, app: String?, _ fields: [(String, JSONValue)]) {
-        let payload = JSONValue.object([("app", app.map(JSONValue.string) ?? .null), ("name", .string(event.rawValue))] + fields)
+    func publish(_ event: ProgramEvent, app: String?, _ fields: [(String, ControlJSON)]) {
+        let payload = ControlJSON.object([("app", app.map(ControlJSON.string) ?? .null), ("name", .string(event.rawValue))] + fields)
         publisher.announce("event", payload)
         StandardError.write("iaa: event: \(payload.text)")
     }
@@ -55,7 +55,7 @@ extension EngineCore {
                 reason = "its process cannot be found (it is not a jack2 client of this server, or has gone), and the app names a uid or executable"
             }
         }
-        let pid: JSONValue = process.map { .number(Double($0.pid)) } ?? .null
+        let pid: ControlJSON = process.map { .number(Double($0.pid)) } ?? .null
         if let reason {
             programs.refused[app.id, default: []].append(.init(name: client, pid: process?.pid, reason: reason))
             publish(.programRefused, app: app.id, [("client", .string(client)), ("pid", pid),
@@ -101,7 +101,7 @@ extension EngineCore {
             publish(.programRouted, app: app.id, [
                 ("client", .string(client.name)), ("pid", client.process.map { .number(Double($0.pid)) } ?? .null),
                 ("connections", .array(made.map { .object([("from", .string($0[0])), ("to", .string($0[1]))]) })),
-                ("unrouted", .array(client.unrouted.map(JSONValue.string))),
+                ("unrouted", .array(client.unrouted.map(ControlJSON.string))),
             ])
         }
         guard binding.directConnections == .undo else { return }
@@ -167,14 +167,14 @@ extension EngineCore {
         guard let binding = app.program else { return .null }
         let clients = programs.clients[app.id] ?? []
         return .object([
-            ("jackClient", binding.jackClient.map(JSONValue.string) ?? .null),
+            ("jackClient", binding.jackClient.map(ControlJSON.string) ?? .null),
             ("admitted", .bool(binding.admitted)),
             ("running", .bool(!programIsAway(app))),
             ("directConnections", .string(binding.directConnections.rawValue)),
             ("clients", .array(clients.map { client in
                 .object([("name", .string(client.name)), ("pid", client.process.map { .number(Double($0.pid)) } ?? .null),
                          ("ports", .array(client.routed.map { .object([("from", .string($0[0])), ("to", .string($0[1]))]) })),
-                         ("unrouted", .array(client.unrouted.map(JSONValue.string)))])
+                         ("unrouted", .array(client.unrouted.map(ControlJSON.string)))])
             })),
             ("refused", .array((programs.refused[app.id] ?? []).map { refusal in
                 .object([("name", .string(refusal.name)), ("pid", refusal.pid.map { .number(Double($0)) } ?? .null),

@@ -43,7 +43,7 @@ extension EngineCore {
         for app in graph.apps where app.type.code != nil {
             do {
                 if case .rebuilt(let new, _, _) = try rebuiltApp(app) { rebuilt.append(new) }
-            } catch let error as RequestError {
+            } catch let error as ControlError {
                 StandardError.warning("cannot reload \"\(app.id)\": \(error.message)")
             } catch {
                 StandardError.warning("cannot reload \"\(app.id)\": \(error)")
@@ -62,11 +62,11 @@ extension EngineCore {
     /// `apply` loads it with every check.
     func rebuiltApp(_ app: App) throws -> ReloadOutcome {
         guard let code = app.type.code else {
-            throw RequestError(.notReloadable, "app \"\(app.id)\" runs the built-in node type \"\(app.type.id)\"; only plugin libraries reload",
+            throw ControlError(.notReloadable, "app \"\(app.id)\" runs the built-in node type \"\(app.type.id)\"; only plugin libraries reload",
                                field: "app")
         }
         guard let identity = LibraryFileIdentity(path: code.library) else {
-            throw RequestError(.libraryMissing, "cannot read \(code.library), the library of app \"\(app.id)\": it was moved or deleted; rebuild it there, or `iaa apply` a graph that names where it is now",
+            throw ControlError(.libraryMissing, "cannot read \(code.library), the library of app \"\(app.id)\": it was moved or deleted; rebuild it there, or `iaa apply` a graph that names where it is now",
                                field: "app")
         }
         guard identity.description != code.identity else { return .unchanged(library: code.library) }
@@ -74,11 +74,11 @@ extension EngineCore {
         do {
             library = try PluginLibrary.load(path: code.library)
         } catch {
-            throw RequestError(error.code, error.hint.map { "\(error.message); \($0)" } ?? error.message, field: "app")
+            throw ControlError(error.code, error.hint.map { "\(error.message); \($0)" } ?? error.message, field: "app")
         }
         let selector = PluginResolver.split(app.type.id).selector
         guard let descriptor = selector.map(library.descriptor) ?? (library.descriptors.count == 1 ? library.descriptors.first : nil) else {
-            throw RequestError(.unknownPlugin, "the rebuilt \(code.library) no longer offers \"\(selector ?? app.type.id)\" (it offers \(library.descriptors.map(\.id).joined(separator: ", ")))",
+            throw ControlError(.unknownPlugin, "the rebuilt \(code.library) no longer offers \"\(selector ?? app.type.id)\" (it offers \(library.descriptors.map(\.id).joined(separator: ", ")))",
                                field: "app")
         }
         let type = library.nodeType(descriptor, id: app.type.id)
@@ -86,7 +86,7 @@ extension EngineCore {
                        ("entitlements", type.requestedEntitlements != app.type.requestedEntitlements),
                        ("component", type.component != app.type.component)].filter(\.1).map(\.0)
         guard changes.isEmpty else {
-            throw RequestError(.libraryChanged, "the rebuilt \(code.library) changes the \(changes.joined(separator: " and ")) of app \"\(app.id)\"; a reload keeps those, so `iaa apply` the graph (edited to match) to load it with every check",
+            throw ControlError(.libraryChanged, "the rebuilt \(code.library) changes the \(changes.joined(separator: " and ")) of app \"\(app.id)\"; a reload keeps those, so `iaa apply` the graph (edited to match) to load it with every check",
                                field: "app")
         }
         let new = App(id: app.id, role: app.role, type: type, configuration: app.configuration, parameters: app.parameters,
@@ -122,7 +122,7 @@ extension EngineCore {
             publisher.publish(try install(newGraph, sameSessions: true))
         } catch let error as PluginCreateError {
             // Nothing changed: the node is created before the old one fades out.
-            throw RequestError(.createFailed, "\(error); the old build keeps running", field: "app")
+            throw ControlError(.createFailed, "\(error); the old build keeps running", field: "app")
         }
         announceReloads(apps.map(\.id), by: cause)
         libraryFoldersChanged()

@@ -44,10 +44,11 @@ extension EngineCore {
                 return .result(.object([("app", .string(id)), ("enabled", .bool(enable(id)))]))
             case .events: return .stream(topic: "events", initial: .object([("stream", .string("events"))]))
             case .top: return .stream(topic: "top", initial: .object([("stream", .string("top"))]))
-            case .setCategory, .activate, .deactivate, .startAudio, .stopAudio, .foreground, .background, .task, .device, .interrupt:
+            default:
+                guard method.isSessionAction else { throw ControlError(.internal, "method \"\(request.method)\" has no handler") }
                 return try performRequest(method, request)
             }
-        } catch let error as RequestError {
+        } catch let error as ControlError {
             return .error(code: error.code, message: error.message, field: error.field)
         } catch {
             return .error(code: EngineErrorCode.internal.rawValue, message: "\(error)")
@@ -68,13 +69,13 @@ extension EngineCore {
     func sessionReply(_ outcome: CommandOutcome) -> ControlReply {
         publisher.publish(outcome.events)
         if let refusal = outcome.refusal {
-            let error = RequestError(refusal)
+            let error = ControlError(refusal)
             return .error(code: error.code, message: error.message, field: error.field)
         }
         return .result(.object([
             ("ok", .bool(true)),
             ("events", .array(outcome.events.map(SessionLog.payload))),
-            ("warnings", .array(outcome.warnings.map(JSONValue.string))),
+            ("warnings", .array(outcome.warnings.map(ControlJSON.string))),
             ("sessions", .object(sessions.policy.states.map { ($0.id, SessionLog.state($0)) })),
         ]))
     }

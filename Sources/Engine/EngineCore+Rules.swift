@@ -175,13 +175,13 @@ extension EngineCore {
             port.connections.map { other in
                 let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
                 return .object([("from", .string(from)), ("to", .string(to)),
-                                ("rule", byRule[[from, to]].map(JSONValue.string) ?? .null),
-                                ("program", routedBy[[from, to]].map(JSONValue.string) ?? .null)])
+                                ("rule", byRule[[from, to]].map(ControlJSON.string) ?? .null),
+                                ("program", routedBy[[from, to]].map(ControlJSON.string) ?? .null)])
             }
         }
         let rules: [ControlJSON] = states.map { state in
             .object([("rule", .string(state.rule)), ("state", .string(state.state.rawValue)),
-                     ("waitingFor", state.waitingFor.map(JSONValue.string) ?? .null),
+                     ("waitingFor", state.waitingFor.map(ControlJSON.string) ?? .null),
                      ("connections", .array(state.pairs.map { pair in
                          .object([("from", .string(pair.source)), ("to", .string(pair.destination)), ("made", .bool(pair.made))])
                      }))])

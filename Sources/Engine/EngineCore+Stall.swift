@@ -9,7 +9,7 @@ extension EngineCore {
     /// `status`'s `jack.stalled`: null, or the app the audio thread is stuck in and for how long.
     func stallJSON() -> ControlJSON {
         guard let stall = backend.stall else { return .null }
-        return .object([("app", stall.app.map(JSONValue.string) ?? .null), ("seconds", .number((stall.seconds * 10).rounded() / 10)),
+        return .object([("app", stall.app.map(ControlJSON.string) ?? .null), ("seconds", .number((stall.seconds * 10).rounded() / 10)),
                         ("reason", .string(Self.stallReason(stall.app, seconds: stall.seconds)))])
     }
 
@@ -26,10 +26,10 @@ extension EngineCore {
         let stall = backend.stall
         guard (stall != nil) != stallAnnounced else { return }
         stallAnnounced = stall != nil
-        var payload: [(String, JSONValue)]
+        var payload: [(String, ControlJSON)]
         if let stall {
             let reason = Self.stallReason(stall.app, seconds: stall.seconds)
-            payload = [("name", .string("audioStalled")), ("app", stall.app.map(JSONValue.string) ?? .null),
+            payload = [("name", .string("audioStalled")), ("app", stall.app.map(ControlJSON.string) ?? .null),
                        ("reason", .string(reason))]
             StandardError.warning(reason)
         } else {

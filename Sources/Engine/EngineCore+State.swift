@@ -45,13 +45,13 @@ extension EngineCore {
         if let state = sessions.policy.state(of: app.id) {
             guard case .object(var pairs) = SessionLog.state(state) else { return .null }
             pairs.insert(("mode", .string(state.mode.rawValue)), at: 1)
-            pairs.insert(("options", .array(state.options.map(\.rawValue).sorted().map(JSONValue.string))), at: 2)
+            pairs.insert(("options", .array(state.options.map(\.rawValue).sorted().map(ControlJSON.string))), at: 2)
             session = .object(pairs)
         }
         return .object([
             ("id", .string(app.id)), ("role", .string(app.role.rawValue)), ("plugin", .string(app.type.id)),
             ("component", app.component.map { .string($0.codes) } ?? .null),
-            ("hosts", .array(hosts.map(JSONValue.string))),
+            ("hosts", .array(hosts.map(ControlJSON.string))),
             ("gain", .number(Double(backend.currentPlan?.slot(for: app.id)?.policyGainTargetValue ?? 1))),
             ("muted", .bool((backend.currentPlan?.slot(for: app.id)?.isFaulted ?? false)
                             || isolatedNode(app.id).map { $0.status.state != .running } == true)),
@@ -123,7 +123,7 @@ extension EngineCore {
         .object([
             ("name", .string(port.name)), ("app", .string(port.appID)), ("port", .string(port.portName)),
             ("type", .string(port.type)), ("direction", .string(port.isInput ? "input" : "output")),
-            ("connections", .array(port.connections.map(JSONValue.string))),
+            ("connections", .array(port.connections.map(ControlJSON.string))),
             ("latency", .object([("min", .number(Double(port.latency.lowerBound))), ("max", .number(Double(port.latency.upperBound)))])),
         ])
     }

@@ -95,7 +95,7 @@ extension EngineCore {
         let busy = backend.takeBusyTimes()
         let period = Double(backend.currentBufferSize) / backend.sampleRate
         let plan = backend.currentPlan
-        let apps: [JSONValue] = graph.apps.map { app in
+        let apps: [ControlJSON] = graph.apps.map { app in
             let state = sessions.policy.state(of: app.id)
             let meter = plan?.takeMeter(app: app.id)
             let peak = meter.map { $0.peak > 0 ? 20 * log10(Double($0.peak)) : -200 } ?? -200
@@ -105,7 +105,7 @@ extension EngineCore {
                             ("state", .string(programIsAway(app) ? "not running"
                                 : state.map { $0.suspended ? "suspended" : $0.interrupted ? "interrupted" : $0.ducked ? "ducked" : $0.audible ? "audible" : "silent" } ?? "running"))])
         }
-        publisher.publish(JSONValue.object([
+        publisher.publish(ControlJSON.object([
             ("t", .number(now)), ("period", .number(period)),
             ("busy", .number(busy.last / period)), ("busyMax", .number(busy.maximum / period)),
             ("dspLoad", .number(backend.dspLoad)), ("xruns", .number(Double(backend.xrunCount))),

@@ -16,7 +16,7 @@ final class EventPublisher {
     /// Session events, as Apple delivers them: to `events`, to the app's program stream, and stderr.
     func publish(_ events: [SessionEvent]) {
         for event in events {
-            let line = JSONValue.object([("t", .number(clock.now)), ("event", SessionLog.payload(event))])
+            let line = ControlJSON.object([("t", .number(clock.now)), ("event", SessionLog.payload(event))])
             server?.publish(line, topic: "events")
             server?.publish(line, topic: Self.programTopic(event.app))
             StandardError.write("iaa: event: \(SessionLog.payload(event).text)")
@@ -25,8 +25,8 @@ final class EventPublisher {
 
     /// One `{"t", key: payload}` line on the `events` stream: `key` is `event`, `connection`,
     /// `transport`, `xrun` or `reload`. `time` defaults to now.
-    func announce(_ key: String, _ payload: JSONValue, at time: Double? = nil) {
-        server?.publish(JSONValue.object([("t", .number(time ?? clock.now)), (key, payload)]), topic: "events")
+    func announce(_ key: String, _ payload: ControlJSON, at time: Double? = nil) {
+        server?.publish(ControlJSON.object([("t", .number(time ?? clock.now)), (key, payload)]), topic: "events")
     }
 
     /// Whether anyone follows `topic` now (what is not watched need not be measured).
@@ -35,7 +35,7 @@ final class EventPublisher {
     }
 
     /// A line of its own making on `topic` (`top`).
-    func publish(_ line: JSONValue, topic: String) {
+    func publish(_ line: ControlJSON, topic: String) {
         server?.publish(line, topic: topic)
     }
 

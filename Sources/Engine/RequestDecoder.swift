@@ -9,7 +9,6 @@ import NodeKit
 /// parameters) against the running graph and the ports present now, and refuses with the
 /// protocol's codes, naming the field at fault.
 struct RequestDecoder {
-    typealias RequestError = EngineCore.RequestError
 
     let graph: Graph
     /// The engine's JACK client name (a full name of our own port, `iaa:app.port`, is read as `app:port`).
@@ -38,7 +37,7 @@ struct RequestDecoder {
 
     func string(_ request: ControlRequest, _ name: String) throws -> String {
         guard let value = request[name]?.stringValue else {
-            throw RequestError(.invalidParams, "\"\(name)\" must be a string", field: name)
+            throw ControlError(.invalidParams, "\"\(name)\" must be a string", field: name)
         }
         return value
     }
@@ -47,7 +46,7 @@ struct RequestDecoder {
     func app(_ request: ControlRequest, _ name: String = "app") throws -> (index: Int, app: App) {
         let id = try string(request, name)
         guard let index = graph.appIndex(id) else {
-            throw RequestError(.unknownApp, "no app \"\(id)\" (apps: \(graph.apps.map(\.id).joined(separator: ", ")))",
+            throw ControlError(.unknownApp, "no app \"\(id)\" (apps: \(graph.apps.map(\.id).joined(separator: ", ")))",
                                field: name)
         }
         return (index, graph.apps[index])
@@ -60,16 +59,16 @@ struct RequestDecoder {
         guard let index = app.type.parameterIndex(name) else { throw unknownParameter(name, of: app) }
         let spec = app.type.parameters[index]
         guard let value = request["value"]?.doubleValue.map(Float.init) ?? request["value"]?.stringValue.flatMap(ParameterValue.parse) else {
-            throw RequestError(.invalidValue, "\"value\" must be a number or a string such as \"0.5\", \"50%\" or \"-6dB\"", field: "value")
+            throw ControlError(.invalidValue, "\"value\" must be a number or a string such as \"0.5\", \"50%\" or \"-6dB\"", field: "value")
         }
         guard spec.range.contains(value) else {
-            throw RequestError(.parameterOutOfRange, "\(name) = \(value) is outside \(spec.range.lowerBound)…\(spec.range.upperBound)", field: "value")
+            throw ControlError(.parameterOutOfRange, "\(name) = \(value) is outside \(spec.range.lowerBound)…\(spec.range.upperBound)", field: "value")
         }
         return .setParameter(app: app.id, index: index, value: value)
     }
 
-    func unknownParameter(_ name: String, of app: App) -> RequestError {
-        RequestError(.unknownParameter, "app \"\(app.id)\" has no parameter \"\(name)\" (parameters: \(app.type.parameters.map(\.name).joined(separator: ", ")))",
+    func unknownParameter(_ name: String, of app: App) -> ControlError {
+        ControlError(.unknownParameter, "app \"\(app.id)\" has no parameter \"\(name)\" (parameters: \(app.type.parameters.map(\.name).joined(separator: ", ")))",
                      field: "param")
     }
 
@@ -82,7 +81,7 @@ struct RequestDecoder {
         if connecting {
             gain = request["gain"]?.doubleValue.map(Float.init) ?? request["gain"]?.stringValue.flatMap(ParameterValue.parse) ?? 1
             guard gain.isFinite, gain >= 0 else {
-                throw RequestError(.invalidGain, "gain must be a finite number ≥ 0", field: "gain")
+                throw ControlError(.invalidGain, "gain must be a finite number ≥ 0", field: "gain")
             }
         }
         switch (source, destination) {
@@ -105,7 +104,7 @@ struct RequestDecoder {
         default: break
         }
         guard let colon = text.firstIndex(of: ":") else {
-            throw RequestError(.invalidParams, "\"\(text)\" is neither APP:PORT nor a JACK port name", field: field)
+            throw ControlError(.invalidParams, "\"\(text)\" is neither APP:PORT nor a JACK port name", field: field)
         }
         let appID = String(text[..<colon]), portName = String(text[text.index(after: colon)...])
         guard let index = graph.appIndex(appID) else {
@@ -118,7 +117,7 @@ struct RequestDecoder {
         let glob = PortGlob(portName)
         let matches = ports.indices.filter { glob.matches(ports[$0].name) }
         guard !matches.isEmpty else {
-            throw RequestError(.unknownPort, "app \"\(appID)\" has no \(output ? "output" : "input") \"\(portName)\" (\(output ? "outputs" : "inputs"): \(ports.map(\.name).joined(separator: ", ")))",
+            throw ControlError(.unknownPort, "app \"\(appID)\" has no \(output ? "output" : "input") \"\(portName)\" (\(output ? "outputs" : "inputs"): \(ports.map(\.name).joined(separator: ", ")))",
                                field: field)
         }
         return .apps(matches.map { PortAddress(app: index, port: $0) })
@@ -139,7 +138,7 @@ struct RequestDecoder {
             for address in addresses where !graph.exposure.exposes(app: address.app, output ? .output : .input, port: address.port) {
                 let app = graph.apps[address.app]
                 let name = "\(app.id):\((output ? app.layout.outputs : app.layout.inputs)[address.port].name)"
-                throw RequestError(.notExposed, "\(name) is not a JACK port: the graph's \"jack\": {\"expose\"} leaves it out; add \"\(name)\" there (iaa apply)",
+                throw ControlError(.notExposed, "\(name) is not a JACK port: the graph's \"jack\": {\"expose\"} leaves it out; add \"\(name)\" there (iaa apply)",
                                    field: field)
             }
             return addresses.map { jackName($0, output: output) }
@@ -155,18 +154,18 @@ struct RequestDecoder {
             let id = try app(request).app.id
             let categoryName = try string(request, "category")
             guard let category = SessionCategory(rawValue: categoryName) else {
-                throw RequestError(.invalidParams, "unknown category \"\(categoryName)\" (categories: \(SessionCategory.allCases.map(\.rawValue).joined(separator: ", ")))", field: "category")
+                throw ControlError(.invalidParams, "unknown category \"\(categoryName)\" (categories: \(SessionCategory.allCases.map(\.rawValue).joined(separator: ", ")))", field: "category")
             }
             let mode = try request["mode"]?.stringValue.map { name -> SessionMode in
                 guard let mode = SessionMode(rawValue: name) else {
-                    throw RequestError(.invalidParams, "unknown mode \"\(name)\"", field: "mode")
+                    throw ControlError(.invalidParams, "unknown mode \"\(name)\"", field: "mode")
                 }
                 return mode
             } ?? .default
             var options: Set<SessionOption> = []
             for name in request["options"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
                 guard let option = SessionOption(rawValue: name) else {
-                    throw RequestError(.invalidParams, "unknown option \"\(name)\"", field: "options")
+                    throw ControlError(.invalidParams, "unknown option \"\(name)\"", field: "options")
                 }
                 options.insert(option)
             }
@@ -185,12 +184,12 @@ struct RequestDecoder {
             switch try string(request, "action") {
             case "begin": return .beginBackgroundTask(app: id)
             case "end": return .endBackgroundTask(app: id)
-            default: throw RequestError(.invalidParams, "\"action\" is \"begin\" or \"end\"", field: "action")
+            default: throw ControlError(.invalidParams, "\"action\" is \"begin\" or \"end\"", field: "action")
             }
         case .device:
             let silent = request["silent"]?.boolValue, locked = request["locked"]?.boolValue
             guard silent != nil || locked != nil else {
-                throw RequestError(.invalidParams, "give \"silent\" and/or \"locked\" as true or false", field: "silent")
+                throw ControlError(.invalidParams, "give \"silent\" and/or \"locked\" as true or false", field: "silent")
             }
             return .device(silent: silent, locked: locked)
         default: // .interrupt (the other methods are not session actions)
@@ -198,11 +197,11 @@ struct RequestDecoder {
             switch try string(request, "type") {
             case "begin": type = .began
             case "end": type = .ended
-            default: throw RequestError(.invalidParams, "\"type\" is \"begin\" or \"end\"", field: "type")
+            default: throw ControlError(.invalidParams, "\"type\" is \"begin\" or \"end\"", field: "type")
             }
             let reasonName = request["reason"]?.stringValue ?? "default"
             guard let reason = InterruptionReason(rawValue: reasonName == "call" ? "default" : reasonName) else {
-                throw RequestError(.invalidParams, "unknown reason \"\(reasonName)\"", field: "reason")
+                throw ControlError(.invalidParams, "unknown reason \"\(reasonName)\"", field: "reason")
             }
             return .interrupt(type, reason: reason)
         }

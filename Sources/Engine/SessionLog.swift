@@ -1,4 +1,5 @@
 import AudioSession
+import ControlSocket
 
 /// The scenario log: one JSON object per line, in time order, each with `t` and `frame`, and one
 /// of `action` (with `ok` and, on failure, `error`), `event` (Apple's payload) or `state`.
@@ -13,33 +14,33 @@ public struct SessionLog {
     /// An action and its result; `error` is (code, four-character code, message) when refused.
     public mutating func action(_ source: String, error: (code: String, fourCC: String, message: String)?,
                                 warnings: [String] = [], frame: Int) {
-        var pairs = stamp(frame) + [("action", JSONValue.verbatim(source)), ("ok", .bool(error == nil))]
+        var pairs = stamp(frame) + [("action", ControlJSON.verbatim(source)), ("ok", .bool(error == nil))]
         if let error {
             pairs.append(("error", .object([("code", .string(error.code)), ("fourcc", .string(error.fourCC)),
                                             ("message", .string(error.message))])))
         }
-        if !warnings.isEmpty { pairs.append(("warnings", .array(warnings.map(JSONValue.string)))) }
-        lines.append(JSONValue.object(pairs).text)
+        if !warnings.isEmpty { pairs.append(("warnings", .array(warnings.map(ControlJSON.string)))) }
+        lines.append(ControlJSON.object(pairs).text)
     }
 
     public mutating func events(_ events: [SessionEvent], frame: Int) {
         for event in events {
-            lines.append(JSONValue.object(stamp(frame) + [("event", Self.payload(event))]).text)
+            lines.append(ControlJSON.object(stamp(frame) + [("event", Self.payload(event))]).text)
         }
     }
 
     public mutating func state(_ policy: SessionPolicy, frame: Int) {
         let apps = policy.states.map { state in (state.id, Self.state(state)) }
-        lines.append(JSONValue.object(stamp(frame) + [("state", .object(apps))]).text)
+        lines.append(ControlJSON.object(stamp(frame) + [("state", .object(apps))]).text)
     }
 
-    private func stamp(_ frame: Int) -> [(String, JSONValue)] {
+    private func stamp(_ frame: Int) -> [(String, ControlJSON)] {
         [("t", .number(Double(frame) / sampleRate)), ("frame", .number(Double(frame)))]
     }
 
     /// An event as Apple would deliver it: `interruption {type, options, reason}` and so on.
-    static func payload(_ event: SessionEvent) -> JSONValue {
-        var pairs: [(String, JSONValue)] = [("app", .string(event.app)), ("name", .string(event.name))]
+    static func payload(_ event: SessionEvent) -> ControlJSON {
+        var pairs: [(String, ControlJSON)] = [("app", .string(event.app)), ("name", .string(event.name))]
         switch event.kind {
         case .interruption(let type, let reason, let shouldResume, let wasSuspended):
             pairs.append(("type", .string(type.rawValue)))
@@ -62,8 +63,8 @@ public struct SessionLog {
         return .object(pairs)
     }
 
-    static func state(_ state: AppSessionState) -> JSONValue {
-        var pairs: [(String, JSONValue)] = [
+    static func state(_ state: AppSessionState) -> ControlJSON {
+        var pairs: [(String, ControlJSON)] = [
             ("category", .string(state.category.rawValue)),
             ("active", .bool(state.active)), ("audible", .bool(state.audible)), ("gain", .number(Double(state.gain))),
             ("ducked", .bool(state.ducked)), ("interrupted", .bool(state.interrupted)),

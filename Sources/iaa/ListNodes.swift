@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlSocket
 import AudioGraph
 import Engine
 import NodeKit
@@ -24,7 +25,7 @@ struct ListNodes: ParsableCommand {
             StandardError.write(GraphLoading.report(loaded), level: .error)
             throw ExitCode(1)
         }
-        var rows: [JSONValue] = []
+        var rows: [ControlJSON] = []
         var lines: [String] = []
         for (index, app) in graph.apps.enumerated() where app.role == .node {
             if let type, app.component?.type != type { continue }
@@ -36,9 +37,9 @@ struct ListNodes: ParsableCommand {
                 ("type", component.map { .string($0.type.rawValue) } ?? .null),
                 ("codes", component.map { .string($0.codes) } ?? .null),
                 ("name", component.map { .string($0.name) } ?? .null),
-                ("hosts", .array(hosts.map(JSONValue.string))),
+                ("hosts", .array(hosts.map(ControlJSON.string))),
                 ("ready", .bool(conditions.allSatisfy(\.holds))),
-                ("conditions", .object(conditions.map { ($0.name, JSONValue.bool($0.holds)) })),
+                ("conditions", .object(conditions.map { ($0.name, ControlJSON.bool($0.holds)) })),
             ]))
             let marks = conditions.map { "\($0.holds ? "✓" : "✗") \($0.name)" }.joined(separator: "  ")
             let codes = component.map { "\($0.type.rawValue) \($0.codes) \"\($0.name)\"" } ?? "no component"
@@ -46,7 +47,7 @@ struct ListNodes: ParsableCommand {
             lines.append("\(app.id)  \(codes)  \(hosted)\n    \(marks)")
         }
         if json {
-            print(JSONValue.array(rows).text)
+            print(ControlJSON.array(rows).text)
         } else {
             print(lines.isEmpty ? "no node apps" + (type.map { " of type \($0.rawValue)" } ?? "") : lines.joined(separator: "\n"))
         }

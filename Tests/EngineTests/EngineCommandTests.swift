@@ -107,7 +107,7 @@ struct EngineCommandTests {
         let engine = try OfflineEngine(graph: graph, backend: OfflineBackend(), builder: PlanBuilder(sampleRate: 48_000, maximumFrames: 256))
         let connect = try Self.decoder(graph).command(.connect, Self.request(.connect, Self.steps[0].params))
         let refusal = try #require(try engine.perform(connect, at: 0).refusal)
-        let error = EngineCore.RequestError(refusal)
+        let error = ControlError(refusal)
         #expect(error.code == refusal.logEntry.code)
         #expect(error.message == refusal.logEntry.message)
         #expect(refusal.logEntry.fourCC == "!cat")

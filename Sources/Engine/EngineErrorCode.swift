@@ -1,4 +1,5 @@
 import AudioGraph
+import ControlSocket
 
 /// The engine's own refusal codes. A refused request carries one of these, a graph file's code
 /// (``GraphErrorCode``: `unknownApp`, `unknownPort`, `parameterOutOfRange`, …) or, for a session
@@ -41,36 +42,23 @@ public enum EngineErrorCode: String, CaseIterable, Sendable {
     case `internal`
 }
 
-extension EngineCore {
-    /// A refused request: a stable code, what is wrong, and which parameter.
-    struct RequestError: Error {
-        let code: String
-        let message: String
-        var field: String?
-
-        init(_ code: EngineErrorCode, _ message: String, field: String? = nil) {
-            self.init(rawCode: code.rawValue, message, field: field)
-        }
-
-        init(_ code: GraphErrorCode, _ message: String, field: String? = nil) {
-            self.init(rawCode: code.rawValue, message, field: field)
-        }
-
-        fileprivate init(rawCode: String, _ message: String, field: String?) {
-            code = rawCode
-            self.message = message
-            self.field = field
-        }
+extension ControlError {
+    /// A refused request with one of the engine's codes.
+    init(_ code: EngineErrorCode, _ message: String, field: String? = nil) {
+        self.init(code: code.rawValue, message: message, field: field)
     }
-}
 
-extension EngineCore.RequestError {
+    /// A refused request with a graph file's code.
+    init(_ code: GraphErrorCode, _ message: String, field: String? = nil) {
+        self.init(code: code.rawValue, message: message, field: field)
+    }
+
     /// A refused command in the protocol's terms. A session refusal has AVAudioSession's name as
     /// its code and the four-character code first in the message.
     init(_ refusal: CommandRefusal) {
         switch refusal {
         case .session(let error):
-            self.init(rawCode: error.code.rawValue, "('\(error.code.fourCC)') \(error.message)", field: "app")
+            self.init(code: error.code.rawValue, message: "('\(error.code.fourCC)') \(error.message)", field: "app")
         case .connect(let error):
             self.init(error.code, error.hint.map { "\(error.message); \($0)" } ?? error.message)
         case .disconnect(let error):

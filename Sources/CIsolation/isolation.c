@@ -111,8 +111,10 @@ int iaa_pin_process(pid_t pid, int cpu) {
     return sched_setaffinity(pid, sizeof set, &set) == 0 ? 0 : errno;
 }
 
-pid_t iaa_isolation_spawn(const char *path, char *const argv[], int segment_fd, const iaa_child_limits *limits,
-                          int *pidfd) {
+int iaa_isolation_output_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK); }
+
+pid_t iaa_isolation_spawn(const char *path, char *const argv[], int segment_fd, int output_fd,
+                          const iaa_child_limits *limits, int *pidfd) {
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) return -1;
@@ -121,6 +123,11 @@ pid_t iaa_isolation_spawn(const char *path, char *const argv[], int segment_fd, 
         setpgid(0, 0);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) _exit(127);  /* the engine died before PDEATHSIG was set */
+        /* Out of the way of descriptors 0 to 3 before they are filled. */
+        if (output_fd >= 0 && output_fd <= IAA_ISOLATION_SEGMENT_FD) {
+            output_fd = fcntl(output_fd, F_DUPFD_CLOEXEC, IAA_ISOLATION_SEGMENT_FD + 1);
+            if (output_fd < 0) _exit(127);
+        }
         if (segment_fd == IAA_ISOLATION_SEGMENT_FD) {
             /* dup2 onto itself would keep close-on-exec. */
             if (fcntl(segment_fd, F_SETFD, 0) != 0) _exit(127);
@@ -132,6 +139,9 @@ pid_t iaa_isolation_spawn(const char *path, char *const argv[], int segment_fd, 
             dup2(null, 0);
             dup2(null, 1);
         }
+        /* The child's output goes to the engine through the pipe, which tags every line; the
+         * engine's own stderr is out of its reach. dup2 clears close-on-exec on the copies. */
+        if (output_fd >= 0 && (dup2(output_fd, 1) < 0 || dup2(output_fd, 2) < 0)) _exit(127);
         /* Everything else goes: the control socket, JACK's sockets and shm, lock files. */
         if (syscall(SYS_close_range, IAA_ISOLATION_SEGMENT_FD + 1, ~0u, 0) != 0) {
             for (int fd = IAA_ISOLATION_SEGMENT_FD + 1; fd < 65536; fd++) close(fd);
@@ -156,16 +166,25 @@ pid_t iaa_isolation_spawn(const char *path, char *const argv[], int segment_fd, 
     return pid;
 }
 
-int iaa_isolation_poll_child(int pidfd, int wakeup, int timeout_ms) {
-    struct pollfd entries[2] = {{wakeup, POLLIN, 0}, {pidfd, POLLIN, 0}};
-    int ready = poll(entries, pidfd >= 0 ? 2 : 1, timeout_ms);
+int iaa_isolation_poll_child_output(int pidfd, int wakeup, int output, int timeout_ms) {
+    /* A negative descriptor is ignored by poll. */
+    struct pollfd entries[3] = {{wakeup, POLLIN, 0}, {pidfd, POLLIN, 0}, {output, POLLIN, 0}};
+    int ready = poll(entries, 3, timeout_ms);
     if (ready < 0) return errno == EINTR ? 0 : -1;
-    if (entries[0].revents & POLLIN) {
+    if (wakeup >= 0 && (entries[0].revents & POLLIN)) {
         uint64_t count;
         ssize_t drained = read(wakeup, &count, sizeof count);
         (void)drained;
     }
-    return pidfd >= 0 && (entries[1].revents & (POLLIN | POLLHUP)) ? 1 : 0;
+    int seen = 0;
+    if (pidfd >= 0 && (entries[1].revents & (POLLIN | POLLHUP))) seen |= IAA_POLL_CHILD_ENDED;
+    if (output >= 0 && (entries[2].revents & (POLLIN | POLLHUP | POLLERR))) seen |= IAA_POLL_CHILD_OUTPUT;
+    return seen;
+}
+
+int iaa_isolation_poll_child(int pidfd, int wakeup, int timeout_ms) {
+    int seen = iaa_isolation_poll_child_output(pidfd, wakeup, -1, timeout_ms);
+    return seen < 0 ? -1 : (seen & IAA_POLL_CHILD_ENDED ? 1 : 0);
 }
 
 int iaa_isolation_poll_exit(int pidfd, int timeout_ms) { return iaa_isolation_poll_child(pidfd, -1, timeout_ms); }

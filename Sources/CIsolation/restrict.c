@@ -1,8 +1,8 @@
-/* The child's last step before its first cycle: no new privileges, Landlock, seccomp.
- * Landlock's structs and rights are spelled out here because Debian 12's kernel headers stop at
- * its third ABI while the kernels it runs on offer more; the kernel checks the size we pass. */
+/* The child's last step before its first cycle (the process phase): no new privileges, Landlock,
+ * seccomp. The load phase before it is restrict_load.c. */
 #define _GNU_SOURCE
 #include "iaa_isolation.h"
+#include "landlock.h"
 
 #include <errno.h>
 #include <seccomp.h>
@@ -17,12 +17,6 @@
 #define PR_SET_NO_NEW_PRIVS 38
 #endif
 
-struct ruleset_attr {
-    uint64_t handled_access_fs;
-    uint64_t handled_access_net;
-    uint64_t scoped;
-};
-
 int iaa_isolation_landlock_abi(void) {
     long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, 1u /* LANDLOCK_CREATE_RULESET_VERSION */);
     return abi < 0 ? 0 : (int)abi;
@@ -33,24 +27,12 @@ int iaa_isolation_seccomp_available(void) {
     return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
 }
 
-/* Every filesystem right the ABI knows, handled and granted to no path: no file can be opened,
- * made or removed. From ABI 4 no TCP bind or connect; from ABI 6 no abstract unix socket outside
- * the domain and no signal to a process outside it. */
+/* Every right the ABI knows handled and none granted: no file can be opened, made or removed, no
+ * TCP bind or connect (ABI 4), no abstract unix socket outside the domain and no signal to a
+ * process outside it (ABI 6). */
 static int apply_landlock(int abi) {
-    struct ruleset_attr attr = {0, 0, 0};
-    attr.handled_access_fs = (1ull << 13) - 1;            /* ABI 1: execute ... make_sym */
-    if (abi >= 2) attr.handled_access_fs |= 1ull << 13;   /* refer */
-    if (abi >= 3) attr.handled_access_fs |= 1ull << 14;   /* truncate */
-    if (abi >= 5) attr.handled_access_fs |= 1ull << 15;   /* ioctl_dev */
-    size_t size = sizeof(uint64_t);
-    if (abi >= 4) {
-        attr.handled_access_net = (1ull << 0) | (1ull << 1);
-        size = 2 * sizeof(uint64_t);
-    }
-    if (abi >= 6) {
-        attr.scoped = (1ull << 0) | (1ull << 1);
-        size = 3 * sizeof(uint64_t);
-    }
+    struct iaa_landlock_ruleset_attr attr;
+    size_t size = iaa_landlock_handle_everything(abi, &attr);
     int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
     if (ruleset < 0) return -1;
     int result = (int)syscall(SYS_landlock_restrict_self, ruleset, 0);

@@ -34,7 +34,7 @@ struct ProcessIdentity: Sendable, Equatable {
     /// refuses where an identity is required). PipeWire's JACK has neither: nil.
     static func ofJackClient(_ name: String, server: JackServerTag) -> ProcessIdentity? {
         let file = JackServerTag.fileName(name)
-        guard let table = procFile("/proc/net/unix") else { return nil }
+        guard let table = ProcFile.read("/proc/net/unix") else { return nil }
         var sockets: [String: String] = [:]  // "socket:[INODE]" -> the uid in the path
         let prefix = "jack_" + file + "_"
         for line in table.split(separator: "\n").dropFirst() {
@@ -64,7 +64,7 @@ struct ProcessIdentity: Sendable, Equatable {
     }
 
     private static func uid(of pid: Int32) -> UInt32? {
-        guard let status = procFile("/proc/\(pid)/status"),
+        guard let status = ProcFile.read("/proc/\(pid)/status"),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Uid:") }) else { return nil }
         return line.split(whereSeparator: { $0 == "\t" || $0 == " " }).dropFirst().first.flatMap { UInt32($0) }
     }
@@ -106,16 +106,18 @@ struct JackServerTag: Sendable, Equatable {
 
 /// A file under /proc, read whole: Foundation's `String(contentsOfFile:)` stops after 4 KiB of a
 /// file whose size the kernel reports as 0, which cut off `/proc/net/unix` on a busy machine.
-func procFile(_ path: String) -> String? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { return count == 0 ? String(decoding: bytes, as: UTF8.self) : nil }
-        bytes += chunk[..<count]
+public enum ProcFile {
+    public static func read(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return count == 0 ? String(decoding: bytes, as: UTF8.self) : nil }
+            bytes += chunk[..<count]
+        }
     }
 }

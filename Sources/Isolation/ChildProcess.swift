@@ -3,36 +3,50 @@ import CIsolation
 import Glibc
 #endif
 
-/// One started child: its pid, a pidfd to see it end, and whether it was reaped (after which
-/// its pid may belong to someone else, so nothing signals it any more). Supervisor thread only.
+/// One started child: its pid, a pidfd to see it end, the read end of its output pipe, and
+/// whether it was reaped (after which its pid may belong to someone else, so nothing signals it
+/// any more). Supervisor thread only.
 final class ChildProcess {
     let pid: Int32
     let pidfd: Int32
+    /// The child's stdout and stderr (non-blocking); its lines reach the engine's log through
+    /// ``ChildOutput``, tagged.
+    let output: Int32
     private var waitStatus: Int32?
 
-    private init(pid: Int32, pidfd: Int32) {
+    private init(pid: Int32, pidfd: Int32, output: Int32) {
         self.pid = pid
         self.pidfd = pidfd
+        self.output = output
     }
 
     deinit {
         kill()
         if pidfd >= 0 { close(pidfd) }
+        close(output)
     }
 
-    /// Forks and execs `argv` with the segment as descriptor 3 (see iaa_isolation_spawn).
+    /// Forks and execs `argv` with the segment as descriptor 3 and a new pipe as its stdout and
+    /// stderr (see iaa_isolation_spawn); the pipe's write end is then only in the child.
     static func spawn(_ argv: [String], segment: Int32, memoryLimit: UInt64) throws(IsolationError) -> ChildProcess {
+        var pipe: [Int32] = [-1, -1]
+        guard iaa_isolation_output_pipe(&pipe) == 0 else {
+            throw IsolationError("cannot make the output pipe for \(argv[0]): \(String(cString: strerror(errno)))")
+        }
         var cStrings: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for pointer in cStrings { free(pointer) } }
         var limits = iaa_child_limits(address_space: memoryLimit, open_files: 64)
         var pidfd: Int32 = -1
         let pid = cStrings.withUnsafeMutableBufferPointer { buffer in
-            iaa_isolation_spawn(argv[0], buffer.baseAddress, segment, &limits, &pidfd)
+            iaa_isolation_spawn(argv[0], buffer.baseAddress, segment, pipe[1], &limits, &pidfd)
         }
+        let failure = errno
+        close(pipe[1])
         guard pid > 0 else {
-            throw IsolationError("cannot start \(argv[0]): \(String(cString: strerror(errno)))")
+            close(pipe[0])
+            throw IsolationError("cannot start \(argv[0]): \(String(cString: strerror(failure)))")
         }
-        return ChildProcess(pid: pid, pidfd: pidfd)
+        return ChildProcess(pid: pid, pidfd: pidfd, output: pipe[0])
     }
 
     /// Reaps the child if it ended; true when it has.

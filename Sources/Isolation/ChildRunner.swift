@@ -10,6 +10,33 @@ import Glibc
 /// The child's side of the hand-over: `iaa isolated-node` creates the node, then calls
 /// ``serve(_:segment:app:)``, which never returns to plugin-loading code.
 public enum ChildRunner {
+    /// The load phase: restricts this process before the plugin's library is resolved or opened,
+    /// so that its constructors and `create` run restricted too: nothing but reading beneath
+    /// `readable` (absolute folders and files), and no process, program, socket or other process
+    /// within reach (`iaa_isolation_restrict_load`). A crash from here on ends the child with its
+    /// own signal: the Swift runtime's crash handler would start a backtracer, which is refused.
+    /// Returns what could not be applied, to be said once.
+    public static func restrictLoading(readable: [String], app: String) -> String? {
+        for fatal in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] { signal(fatal, SIG_DFL) }
+        // Landlock binds the calling thread and the threads it starts later, not threads already
+        // running: the child has one thread here (nothing in `iaa` starts one before its command
+        // runs); should that change, the other threads would run unrestricted, so it is said.
+        let threads = iaa_isolation_thread_count()
+        var pointers = readable.map { strdup($0) }
+        defer { for pointer in pointers { free(pointer) } }
+        var note = [CChar](repeating: 0, count: 256)
+        let applied = pointers.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { constant in
+                iaa_isolation_restrict_load(constant.baseAddress, constant.count, &note, note.count)
+            }
+        }
+        var missing = String(decoding: note.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if threads > 1 && applied & IAA_RESTRICT_LANDLOCK != 0 {
+            missing += "\(threads - 1) thread\(threads == 2 ? "" : "s") started before the load phase run without Landlock; "
+        }
+        return missing.isEmpty ? nil : "iaa isolated-node \(app): \(missing)running without it while loading"
+    }
+
     /// Writes why the node could not be created where the engine reads it, and marks the child
     /// failed. The caller exits.
     public static func fail(_ segment: Segment, _ message: String) {

@@ -170,7 +170,10 @@ final class ChildSupervisor: @unchecked Sendable {
             return .createFailed(error.description)
         }
         state.withLock { $0.pid = child.pid }
-        if let fault = awaitReady(child) {
+        let output = ChildOutput(descriptor: child.output, app: app, pid: child.pid)
+        // Whatever way the child ends, its last lines are written before the fault is told.
+        defer { output.finish() }
+        if let fault = awaitReady(child, output: output) {
             markFirstStartDone()
             return finish(child, fault)
         }
@@ -187,8 +190,9 @@ final class ChildSupervisor: @unchecked Sendable {
         while !stopping {
             place(child, on: &childCPU)
             let tick: Int32 = child.pidfd < 0 || (settings.placement != nil && childCPU == nil) ? 20 : 1000
-            let ended = iaa_isolation_poll_child(child.pidfd, cells.pointee.wakeup, tick) == 1
-            if ended || (child.pidfd < 0 && child.hasEnded()) {
+            let seen = iaa_isolation_poll_child_output(child.pidfd, cells.pointee.wakeup, output.pollDescriptor, tick)
+            if seen > 0 && seen & IAA_POLL_CHILD_OUTPUT != 0 { output.drain() }
+            if (seen > 0 && seen & IAA_POLL_CHILD_ENDED != 0) || (child.pidfd < 0 && child.hasEnded()) {
                 return finish(child, child.reapFault())
             }
             switch SupervisionFlag(rawValue: cells.pointee.flag.exchange(0, ordering: .acquiringAndReleasing)) ?? .none {
@@ -217,8 +221,9 @@ final class ChildSupervisor: @unchecked Sendable {
         if iaa_pin_process(child.pid, cpu) == 0 { childCPU = cpu }
     }
 
-    /// Waits for the child's READY; a failure, a death or the timeout is a fault.
-    private func awaitReady(_ child: ChildProcess) -> ChildFault? {
+    /// Waits for the child's READY, relaying what it prints while it loads; a failure, a death
+    /// or the timeout is a fault.
+    private func awaitReady(_ child: ChildProcess, output: ChildOutput) -> ChildFault? {
         let until = MonotonicClock.nanoseconds() &+ UInt64(settings.startTimeoutSeconds * 1e9)
         while true {
             switch iaa_isolation_load(segment.childState) {
@@ -226,7 +231,9 @@ final class ChildSupervisor: @unchecked Sendable {
             case IAA_CHILD_FAILED: return .createFailed(segment.childError)
             default: break
             }
-            if child.pidfd >= 0 ? iaa_isolation_poll_exit(child.pidfd, 5) == 1 : child.hasEnded() {
+            let seen = iaa_isolation_poll_child_output(child.pidfd, -1, output.pollDescriptor, 5)
+            if seen > 0 && seen & IAA_POLL_CHILD_OUTPUT != 0 { output.drain() }
+            if child.pidfd >= 0 ? seen > 0 && seen & IAA_POLL_CHILD_ENDED != 0 : child.hasEnded() {
                 // It may have failed cleanly and exited before we looked.
                 if iaa_isolation_load(segment.childState) == IAA_CHILD_FAILED { return .createFailed(segment.childError) }
                 return child.reapFault()

@@ -24,20 +24,34 @@ public final class PluginLibrary: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer
     private let closesOnRelease: Bool
 
+    /// Whether libraries are loaded from a private copy (see ``LibraryCopy``): yes in the engine,
+    /// which may load a rebuild of a path it loaded before; no in an isolated child, which loads
+    /// its one library once and may create no file (docs/isolation.md).
+    public static let loadsPrivateCopy = Atomic<Bool>(true)
+
     /// Loads the library at `path` (which must exist) and checks its list and every descriptor.
     /// It loads a private copy of the file (see ``LibraryCopy``), so each call loads the code on
-    /// disk now, even when an older build of the same path is still loaded.
+    /// disk now, even when an older build of the same path is still loaded; without
+    /// ``loadsPrivateCopy``, the file itself.
     public init(path: String) throws(PluginLoadError) {
         self.path = path
-        let (copy, identity) = try LibraryCopy.make(of: path)
-        self.identity = identity
+        let copy: String
+        if Self.loadsPrivateCopy.load(ordering: .relaxed) {
+            (copy, identity) = try LibraryCopy.make(of: path)
+        } else {
+            guard let current = LibraryFileIdentity(path: path) else {
+                throw PluginLoadError(.notAPlugin, "\(path) could not be read: \(String(cString: strerror(errno)))",
+                                      hint: "check the file's permissions")
+            }
+            (copy, identity) = (path, current)
+        }
         // RTLD_LOCAL: two plugins may define the same symbols without one using the other's.
         let opened = dlopen(copy, RTLD_NOW | RTLD_LOCAL)
         let openError = opened == nil ? Self.lastError().replacing(copy, with: path) : ""
         // Mapped (or refused): the name is no longer needed, and nothing stays on disk.
-        unlink(copy)
+        if copy != path { unlink(copy) }
         guard let handle = opened else {
-            let hint = LibraryCopy.folderIsNoExec
+            let hint = copy != path && LibraryCopy.folderIsNoExec
                 ? "the engine loads a private copy from \(LibraryCopy.folder), which is mounted noexec; set TMPDIR to a folder that is not"
                 : "is it a shared library built for this machine (cc -shared -fPIC)?"
             throw PluginLoadError(.notAPlugin, "\(path) could not be loaded: \(openError)", hint: hint)

@@ -6,8 +6,9 @@ import NodeKit
 import PluginHost
 
 /// The child process of an isolated app (hidden): the engine starts it with the shared memory as
-/// descriptor 3; it creates the app's node, restricts itself and renders the cycles the engine
-/// hands it. See docs/isolation.md.
+/// descriptor 3 and its output on a pipe the engine tags; it restricts itself before it opens
+/// the plugin (the load phase), creates the app's node, restricts itself further (the process
+/// phase) and renders the cycles the engine hands it. See docs/isolation.md.
 struct IsolatedNodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "isolated-node",
@@ -32,6 +33,15 @@ struct IsolatedNodeCommand: ParsableCommand {
         } catch {
             StandardError.write("isolated-node: \(error)", level: .error)
             throw ExitCode(2)
+        }
+        // Before the plugin's first instruction: resolving it opens its library, which runs the
+        // library's constructors. The child loads its one library once, from the file itself: a
+        // private copy would need a writable folder.
+        PluginLibrary.loadsPrivateCopy.store(false, ordering: .relaxed)
+        if let unrestricted = ChildRunner.restrictLoading(readable: LoadPhasePaths.readable(plugin: plugin, directory: directory),
+                                                          app: app) {
+            let line = Array((unrestricted + "\n").utf8)
+            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
         }
         switch makeNode(segment: segment) {
         case .success(let node):

@@ -145,18 +145,32 @@ typedef struct iaa_child_limits {
 } iaa_child_limits;
 
 /** Starts `path` with `argv` (NULL-terminated) as a child: its own process group, SIGKILL when
- *  the caller dies, `segment_fd` as descriptor 3, stderr kept, stdin/stdout on /dev/null, every
- *  other descriptor closed, the limits set, core dumps off. Returns the pid (and a pidfd in
- *  `*pidfd`, -1 where the kernel has none) or -1 with errno. Only async-signal-safe calls run
- *  between fork and exec. */
-pid_t iaa_isolation_spawn(const char *path, char *const argv[], int segment_fd, const iaa_child_limits *limits,
-                          int *pidfd);
+ *  the caller dies, `segment_fd` as descriptor 3, stdin on /dev/null, stdout and stderr on
+ *  `output_fd` (the write end of the child's output pipe; -1: stdout on /dev/null and stderr
+ *  kept), every other descriptor closed, the limits set, core dumps off. Returns the pid (and a
+ *  pidfd in `*pidfd`, -1 where the kernel has none) or -1 with errno. Only async-signal-safe calls
+ *  run between fork and exec. */
+pid_t iaa_isolation_spawn(const char *path, char *const argv[], int segment_fd, int output_fd,
+                          const iaa_child_limits *limits, int *pidfd);
+
+/** A pipe for a child's output: `fds[0]` the engine's read end, `fds[1]` the child's write end,
+ *  both close-on-exec and non-blocking (a child that prints faster than the engine reads loses
+ *  lines instead of stalling, and the engine never waits on it). 0, or -1 with errno. */
+int iaa_isolation_output_pipe(int fds[2]);
 
 /** Waits up to `timeout_ms` for the child behind `pidfd` to end: 1 ended, 0 not yet, -1 error. */
 int iaa_isolation_poll_exit(int pidfd, int timeout_ms);
 /** Like `iaa_isolation_poll_exit`, also returning early (0) when `wakeup` (an eventfd, or -1) was
  *  signalled, which it drains. With `pidfd < 0` only the wake-up and the timeout end it. */
 int iaa_isolation_poll_child(int pidfd, int wakeup, int timeout_ms);
+/** What `iaa_isolation_poll_child_output` saw (bits). */
+#define IAA_POLL_CHILD_ENDED 1
+#define IAA_POLL_CHILD_OUTPUT 2
+
+/** Like `iaa_isolation_poll_child`, also watching `output` (the read end of the child's output
+ *  pipe, or -1): the IAA_POLL_CHILD_* bits seen (OUTPUT also at the pipe's end), 0 for a
+ *  timeout or a wake-up, -1 on error. */
+int iaa_isolation_poll_child_output(int pidfd, int wakeup, int output, int timeout_ms);
 /** A non-blocking eventfd (close-on-exec) for `iaa_wakeup_signal`; -1 on failure. */
 int iaa_wakeup_make(void);
 /** Adds one to the eventfd (nothing when `fd < 0`): one non-blocking write, safe on the audio
@@ -171,11 +185,27 @@ int iaa_isolation_reap(pid_t pid, int *status);
 #define IAA_RESTRICT_LANDLOCK 2u
 #define IAA_RESTRICT_SECCOMP 4u
 
-/** In the child, once its node is ready: no new privileges, a Landlock ruleset granting no
+/** In the child, once its node is ready (the process phase): no new privileges, a Landlock ruleset granting no
  *  filesystem (or network, or outside-signal) access, and a seccomp filter allowing only memory,
  *  futexes, clocks, sleeps, writes to open descriptors, signals to itself and exit. Returns the
  *  IAA_RESTRICT_* bits applied; what the kernel lacks is skipped and described in `note`. */
 unsigned iaa_isolation_restrict(char *note, size_t note_size);
+
+/** In the child, before the plugin's library is opened (the load phase): no new privileges; a
+ *  Landlock ruleset handling every right the ABI knows that grants only reading beneath the
+ *  absolute paths in `readable` (folders: files and listings; files: contents; missing ones are
+ *  skipped), so nothing is writable and no TCP connection can be made; and a seccomp filter
+ *  (default allow, on every thread) refusing with EPERM what would start a process (fork,
+ *  vfork, clone without CLONE_THREAD; clone3 answers ENOSYS so that the C library falls back to
+ *  clone), run a program, open a socket, trace, read, write or signal another process, clear the
+ *  parent-death signal, leave or enter namespaces or mount. The process phase's
+ *  `iaa_isolation_restrict` stacks on top. Returns the IAA_RESTRICT_* bits applied; what the
+ *  kernel lacks is skipped and described in `note`. Landlock binds only the calling thread and
+ *  those it starts later: call it while the process has one thread (`iaa_isolation_thread_count`). */
+unsigned iaa_isolation_restrict_load(const char *const *readable, size_t count, char *note, size_t note_size);
+
+/** The number of threads of this process (/proc/self/task), -1 when it cannot be read. */
+int iaa_isolation_thread_count(void);
 
 /** The kernel's Landlock ABI version (0: none) and whether seccomp filters are available. */
 int iaa_isolation_landlock_abi(void);

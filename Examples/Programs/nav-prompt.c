@@ -4,12 +4,15 @@
  * other apps; when it is done it deactivates with notifyOthersOnDeactivation.
  *
  *   espeak-ng -w turn.wav "In two hundred metres, turn left"
- *   nav-prompt -a nav -n nav-prompt -c 3 -r 5 turn.wav
+ *   nav-prompt -a nav -n nav-prompt -c 3 -r 5 turn.wav      (prompts start at 0, 5 and 10 s)
  *
  * Options: -a APP (default nav), -n JACK client name (default nav-prompt), -s control socket,
- * -c prompts (default 1, 0 = forever), -r seconds between prompts (default 5). Events from the
- * engine are printed on stdout, one per line ("event interruption began"). The JACK port is left
- * unconnected: the engine routes it through the app. */
+ * -c prompts (default 1, 0 = forever), -r seconds from one prompt's start to the next's (default
+ * 5; a prompt longer than that is followed by the next at once). A file at another rate than
+ * JACK's (espeak-ng writes 22,050 Hz) is resampled when it is loaded; a stereo file plays its
+ * first channel. Without an engine listening yet (started just before, with `iaa run … &`) it
+ * waits up to 10 s for one. Events from the engine are printed on stdout, one per line ("event
+ * interruption began"). The JACK port is left unconnected: the engine routes it through the app. */
 #include <iaa_session.h>
 #include <jack/jack.h>
 #include <sndfile.h>
@@ -17,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static jack_port_t *port;
@@ -48,6 +52,7 @@ static void on_event(const iaa_session_event *event, void *user) {
     fflush(stdout);
 }
 
+/* The file's first channel at JACK's rate: linear interpolation, plenty for a voice prompt. */
 static int load(const char *path, jack_nframes_t rate) {
     SF_INFO info = {0};
     SNDFILE *file = sf_open(path, SFM_READ, &info);
@@ -55,38 +60,70 @@ static int load(const char *path, jack_nframes_t rate) {
         fprintf(stderr, "nav-prompt: cannot read %s: %s\n", path, sf_strerror(NULL));
         return -1;
     }
-    if ((jack_nframes_t)info.samplerate != rate) {
-        fprintf(stderr, "nav-prompt: %s is %d Hz and JACK runs at %u Hz; convert it first (sox %s -r %u out.wav)\n", path,
-                info.samplerate, rate, path, rate);
-        sf_close(file);
-        return -1;
-    }
     float *frames = malloc(sizeof(float) * (size_t)info.frames * (size_t)info.channels);
-    samples = malloc(sizeof(float) * (size_t)info.frames);
-    if (frames == NULL || samples == NULL) return -1;
-    sample_count = (size_t)sf_readf_float(file, frames, info.frames);
-    for (size_t frame = 0; frame < sample_count; frame++) samples[frame] = frames[frame * (size_t)info.channels];
-    free(frames);
+    float *mono = malloc(sizeof(float) * (size_t)info.frames + sizeof(float));
+    if (frames == NULL || mono == NULL) return -1;
+    size_t count = (size_t)sf_readf_float(file, frames, info.frames);
     sf_close(file);
+    for (size_t frame = 0; frame < count; frame++) mono[frame] = frames[frame * (size_t)info.channels];
+    free(frames);
+    double step = (double)info.samplerate / rate; /* file frames per JACK frame */
+    sample_count = count == 0 ? 0 : (size_t)((double)(count - 1) / step) + 1;
+    samples = malloc(sizeof(float) * (sample_count + 1));
+    if (samples == NULL) return -1;
+    for (size_t frame = 0; frame < sample_count; frame++) {
+        double at = frame * step;
+        size_t index = (size_t)at;
+        double fraction = at - (double)index;
+        float next = index + 1 < count ? mono[index + 1] : mono[index];
+        samples[frame] = (float)((1 - fraction) * mono[index] + fraction * next);
+    }
+    free(mono);
     atomic_store(&position, sample_count);
     return 0;
 }
 
+/* Seconds on the monotonic clock. */
+static double now(void) {
+    struct timespec time;
+    clock_gettime(CLOCK_MONOTONIC, &time);
+    return (double)time.tv_sec + (double)time.tv_nsec / 1e9;
+}
+
+/* Sleeps until `when` on the monotonic clock (at once when it has passed). */
+static void sleep_until(double when) {
+    struct timespec time = {.tv_sec = (time_t)when, .tv_nsec = (long)((when - (double)(time_t)when) * 1e9)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &time, NULL) != 0) {}
+}
+
+static const char usage[] =
+    "usage: nav-prompt [-a APP] [-n CLIENT] [-s SOCKET] [-c COUNT] [-r SECONDS] FILE\n"
+    "Plays FILE (a sound file at any rate; the first channel) as app APP's voice prompt, COUNT times.\n"
+    "  -a APP      the program app it speaks for (default nav)\n"
+    "  -n CLIENT   its JACK client name (default nav-prompt)\n"
+    "  -s SOCKET   the engine's control socket (default: the iaa engine's)\n"
+    "  -c COUNT    how many prompts (default 1, 0 = forever)\n"
+    "  -r SECONDS  from one prompt's start to the next's (default 5)\n";
+
 int main(int argc, char **argv) {
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage, stdout);
+        return 0;
+    }
     const char *app = "nav", *client_name = "nav-prompt", *socket_path = NULL;
     int count = 1, option;
-    double rest = 5;
+    double period = 5;
     while ((option = getopt(argc, argv, "a:n:s:c:r:")) != -1) {
         switch (option) {
         case 'a': app = optarg; break;
         case 'n': client_name = optarg; break;
         case 's': socket_path = optarg; break;
         case 'c': count = atoi(optarg); break;
-        case 'r': rest = atof(optarg); break;
-        default: fprintf(stderr, "usage: nav-prompt [-a APP] [-n CLIENT] [-s SOCKET] [-c COUNT] [-r SECONDS] FILE.wav\n"); return 64;
+        case 'r': period = atof(optarg); break;
+        default: fputs(usage, stderr); return 64;
         }
     }
-    if (optind != argc - 1) { fprintf(stderr, "usage: nav-prompt [-a APP] [-n CLIENT] [-s SOCKET] [-c COUNT] [-r SECONDS] FILE.wav\n"); return 64; }
+    if (optind != argc - 1) { fputs(usage, stderr); return 64; }
     setvbuf(stdout, NULL, _IOLBF, 0);
 
     jack_client_t *client = jack_client_open(client_name, JackNoStartServer, NULL);
@@ -97,7 +134,12 @@ int main(int argc, char **argv) {
 
     char error[512];
     iaa_session *session;
-    if (iaa_session_open(app, socket_path, on_event, NULL, &session, error, sizeof error) != IAA_SESSION_OK) {
+    iaa_session_status opened;
+    double give_up = now() + 10;
+    while ((opened = iaa_session_open(app, socket_path, on_event, NULL, &session, error, sizeof error)) == IAA_SESSION_ERROR_NO_ENGINE
+           && now() < give_up)
+        usleep(100000);
+    if (opened != IAA_SESSION_OK) {
         fprintf(stderr, "nav-prompt: %s\n", error);
         return 1;
     }
@@ -106,8 +148,10 @@ int main(int argc, char **argv) {
         return 1;
     }
     jack_activate(client);
-    for (int prompt = 0; count == 0 || prompt < count; prompt++) {
-        if (prompt > 0) usleep((useconds_t)(rest * 1e6));
+    double start = now();
+    /* A prompt that ran past its period delays the ones after it; they do not catch up in a burst. */
+    for (int prompt = 0; count == 0 || prompt < count; prompt++, start = start + period > now() ? start + period : now()) {
+        sleep_until(start);
         iaa_session_status status = iaa_session_set_active(session, true, 0);
         if (status != IAA_SESSION_OK) {
             printf("refused %s\n", iaa_session_last_error(session));

@@ -1,4 +1,5 @@
 import AudioGraph
+import AudioSession
 import ControlSocket
 import Foundation
 import JackBackend
@@ -87,6 +88,19 @@ extension EngineCore {
         return true
     }
 
+    /// An app's state in `iaa top`'s words: what keeps it from being heard first (a program
+    /// that is not there, an isolated child that is not running), then its session.
+    private func topState(_ app: App, session: AppSessionState?) -> String {
+        if programIsAway(app) { return "not running" }
+        if let child = isolatedNode(app.id)?.status.state, child != .running { return "isolated \(child.rawValue)" }
+        guard let session else { return "running" }
+        if session.suspended { return "suspended" }
+        if session.interrupted { return "interrupted" }
+        if session.ducked { return "ducked" }
+        if session.audible { return "audible" }
+        return session.active ? "silent" : "inactive"
+    }
+
     /// One `iaa top` line: the engine's share of the period, and each app's gain and state.
     func publishTop() {
         let watched = publisher.isWatched("top")
@@ -102,8 +116,7 @@ extension EngineCore {
             return .object([("id", .string(app.id)),
                             ("busy", .number((meter?.seconds ?? 0) / period)), ("peak", .number(peak)),
                             ("gain", .number(Double(backend.currentPlan?.slot(for: app.id)?.policyGainTargetValue ?? 1))),
-                            ("state", .string(programIsAway(app) ? "not running"
-                                : state.map { $0.suspended ? "suspended" : $0.interrupted ? "interrupted" : $0.ducked ? "ducked" : $0.audible ? "audible" : "silent" } ?? "running"))])
+                            ("state", .string(topState(app, session: state)))])
         }
         publisher.publish(ControlJSON.object([
             ("t", .number(now)), ("period", .number(period)),

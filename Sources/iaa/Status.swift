@@ -1,5 +1,6 @@
 import ArgumentParser
 import ControlSocket
+import Foundation
 
 /// `iaa status [--json]`: the running engine as a tree, like `wpctl status`.
 struct Status: ParsableCommand {
@@ -17,12 +18,34 @@ struct Status: ParsableCommand {
     @Flag(help: "Print the engine's status document as JSON.")
     var json = false
 
+    @Option(help: ArgumentHelp("Wait up to SECONDS for an engine to listen on the socket, as after `iaa run GRAPH &` in a script.",
+                               valueName: "seconds"))
+    var wait: Double = 0
+
+    func validate() throws {
+        guard wait.isFinite, wait >= 0 else { throw ValidationError("--wait must be a number of seconds, 0 or more, not \(wait)") }
+    }
+
     func run() throws {
-        let status = try engine.connect().call(.status)
+        let status = try connect().call(.status)
         if json {
             Output.line(status.text)
         } else {
             Output.line(StatusTree(status: status).text)
+        }
+    }
+
+    /// The connection, tried again every 50 ms while nothing listens yet and `--wait` has not passed.
+    private func connect() throws -> EngineClient {
+        let deadline = ContinuousClock.now + .milliseconds(Int((wait * 1000).rounded()))
+        while true {
+            do {
+                return EngineClient(client: try ControlClient(path: engine.socketPath))
+            } catch where error.code == .notRunning && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.05)
+            } catch {
+                throw Failure.report(error)
+            }
         }
     }
 }

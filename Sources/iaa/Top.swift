@@ -1,13 +1,19 @@
 import ArgumentParser
 import ControlSocket
+import Foundation
 
 /// `iaa top`: per-app time per cycle, peak level and xruns, refreshing, like pw-top.
 struct Top: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show each app's share of the cycle, its peak level and the xruns, once a second.",
+        abstract: "Show each app's share of the cycle, its peak level, its state and the xruns, once a second.",
         discussion: """
             On a terminal the table is redrawn in place until Ctrl-C; with --json, or when stdout is not \
-            a terminal, each update is printed as one JSON line.
+            a terminal, each update is printed as one JSON line. PEAK is -inf for exact silence. STATE is \
+            what the policy makes of the app: active (heard at full gain), ducked with its gain in dB, \
+            interrupted, suspended, silent (active, but its audio stopped or silenced by the device), \
+            inactive (its session is not active), not running (a program app whose program is not \
+            there), isolated starting/restarting/off (its child process is not rendering), or running \
+            (an app without a session).
             """)
 
     @OptionGroup var engine: EngineOptions
@@ -34,15 +40,42 @@ enum TopTable {
     static func text(_ update: ControlJSON) -> String {
         let period = update["period"]?.doubleValue ?? 0
         let header = "iaa top   period \(Output.fixed(period * 1000, decimals: 2)) ms   xruns \(update["xruns"]?.plainText ?? "0")"
-        var lines = [Output.styled(header, .bold), "", Output.styled(column("BUSY", 9) + column("B/Q", 8) + column("PEAK", 11) + "APP", .bold)]
-        for app in update["apps"]?.elements ?? [] {
+        let apps = update["apps"]?.elements ?? []
+        let width = max(4, apps.map { ($0["id"]?.plainText ?? "?").count }.max() ?? 0) + 2
+        var lines = [Output.styled(header, .bold), "",
+                     Output.styled(column("BUSY", 9) + column("B/Q", 8) + column("PEAK", 11) + "APP".padding(toLength: width, withPad: " ", startingAt: 0) + "STATE", .bold)]
+        for app in apps {
             let busy = app["busy"]?.doubleValue ?? 0
-            let peak = app["peak"]?.doubleValue.map { Output.fixed($0, decimals: 1) + " dB" } ?? "-inf dB"
+            let id = app["id"]?.plainText ?? "?"
             lines.append(column(Output.fixed(busy * period * 1_000_000, decimals: 0) + " µs", 9)
                          + column(Output.fixed(busy * 100, decimals: 1) + " %", 8)
-                         + column(peak, 11) + (app["id"]?.plainText ?? "?"))
+                         + column(peakText(app["peak"]?.doubleValue), 11)
+                         + id.padding(toLength: max(width, id.count + 1), withPad: " ", startingAt: 0) + stateText(app))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The engine sends -200 dBFS (or nothing) for a cycle of exact zeros: that is no level at all.
+    static func peakText(_ decibels: Double?) -> String {
+        guard let decibels, decibels.isFinite, decibels > -200 else { return "-inf dB" }
+        return Output.fixed(decibels, decimals: 1) + " dB"
+    }
+
+    /// The engine's `state` in the words of `iaa status`, a duck with its level: `ducked -12.0 dB`.
+    static func stateText(_ app: ControlJSON) -> String {
+        switch app["state"]?.stringValue {
+        case "audible"?: return Output.styled("active", .green)
+        case "ducked"?:
+            let gain = app["gain"]?.doubleValue ?? 0
+            return Output.styled("ducked", .yellow) + " " + (gain > 0 ? Output.fixed(20 * log10(gain), decimals: 1) + " dB" : "-inf dB")
+        case "interrupted"?: return Output.styled("interrupted", .red)
+        case "suspended"?: return Output.styled("suspended", .dim)
+        case "not running"?: return Output.styled("not running", .dim)
+        case "silent"?: return "silent"
+        case "inactive"?: return Output.styled("inactive", .dim)
+        case let other?: return other
+        case nil: return "?"
+        }
     }
 
     private static func column(_ text: String, _ width: Int) -> String {

@@ -1,5 +1,7 @@
 import ControlSocket
+import Foundation
 import Testing
+import TestKit
 
 /// The read verbs against a canned engine: the text layouts people read, and `--json` as it came.
 @Suite("iaa read verbs", .serialized)
@@ -23,6 +25,28 @@ struct ReadVerbTests {
 
             """)
         #expect(engine.requests == [.init(method: "status", params: "{}")])
+    }
+
+    @Test("status --wait waits for an engine that starts listening after it, and gives up with exit 2 when none does")
+    func statusWaits() throws {
+        let directory = try makeTemporaryDirectory("wait")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/engine.sock"
+        let waiting = try IAACommand.Running(["status", "--json", "--wait", "20", "--socket", path], environment: [:])
+        // Still waiting, with nothing listening: it has tried at least once by now.
+        #expect(!waitUntil(seconds: 0.5) { !waiting.process.isRunning }, "status --wait did not wait")
+        let server = try ControlServer(path: path) { CannedEngine.answer($0) }
+        server.start()
+        defer { server.stop() }
+        let result = try waiting.finish(timeout: .seconds(20))
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(try ControlJSONParser.parse(String(result.stdout.dropLast())) == CannedReplies.status)
+
+        let start = ContinuousClock.now
+        let none = try IAACommand.run(["status", "--wait", "0.3", "--socket", directory + "/none.sock"])
+        #expect(none.status == 2)
+        #expect(none.stderr.hasPrefix("iaa: no iaa engine is running on socket"), "\(none.stderr)")
+        #expect(ContinuousClock.now - start >= .milliseconds(300))
     }
 
     @Test("status --json prints the engine's document unchanged, as one line")

@@ -7,19 +7,11 @@ import TestKit
 /// timeline rendered over `graphs/demo.json` beside the repository's graphs), and the plugin steps of "Write your own node" run as written, from the folders they say.
 @Suite("README's examples", .serialized)
 struct ReadmeExampleTests {
-    static let readme = (try? String(contentsOfFile: Repository.root + "/README.md", encoding: .utf8)) ?? ""
+    static let readme = Readme.text
 
     /// The code blocks of `language` (`json` also takes `jsonc`), in order.
     static func blocks(_ languages: Set<String>, in text: String = readme) -> [String] {
-        var blocks: [String] = [], current: [Substring]? = nil
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if let open = current {
-                if line.hasPrefix("```") { blocks.append(open.joined(separator: "\n")); current = nil } else { current = open + [line] }
-            } else if line.hasPrefix("```"), languages.contains(String(line.dropFirst(3)).trimmingCharacters(in: .whitespaces)) {
-                current = []
-            }
-        }
-        return blocks
+        Readme.blocks(languages, in: text)
     }
 
     /// The text without `//` comments (those outside strings), as a JSON reader wants it.
@@ -116,7 +108,7 @@ extension ReadmeExampleTests {
         // the build folder: tools/test builds the release binary before the tests.
         let stale = Process()
         stale.executableURL = URL(fileURLWithPath: "/bin/sh")
-        stale.arguments = ["-c", "cd \"\(Repository.root)\" && test -x .build/release/iaa && test -x .build/debug/generate-manual && test -z \"$(find Sources Package.swift -newer .build/release/iaa -print -quit)\""]
+        stale.arguments = ["-c", "cd \"\(Repository.root)\" && test -x .build/release/iaa && { test -x .build/release/generate-manual || test -x .build/debug/generate-manual; } && test -z \"$(find Sources Package.swift -newer .build/release/iaa -print -quit)\""]
         try stale.run()
         stale.waitUntilExit()
         try #require(stale.terminationStatus == 0,

@@ -55,4 +55,56 @@ struct StreamVerbTests {
         #expect(result.status == 0)
         #expect(result.stdoutLines == [update])
     }
+
+    @Test("events without --follow says on stderr that nothing happened while it listened, and how to wait for events")
+    func eventsQuietSaysSo() throws {
+        let engine = try CannedEngine()
+        let result = try engine.iaa(["events"])
+        #expect(result.status == 0)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("no events in the last 0.5 s") && result.stderr.contains("iaa events --follow"), "stderr: \(result.stderr)")
+    }
+
+    @Test("top's table on a terminal: -inf for silence, and each app's state with a duck's level")
+    func topTable() throws {
+        let engine = try CannedEngine()
+        let directory = try makeTemporaryDirectory("top")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let output = directory + "/out"
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        // The table is drawn only for a terminal: script(1) gives iaa one.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qfec", "'\(Repository.debugBinary)' top --socket '\(engine.path)'", "/dev/null"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "TERM": "dumb"]) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardError = process.standardOutput
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        let update = #"""
+            {"t":3,"period":0.005333,"xruns":0,"apps":[
+             {"id":"music","busy":0.02,"peak":-18.25,"gain":0.25118864315095796,"state":"ducked"},
+             {"id":"nav","busy":0.01,"peak":-3,"gain":1,"state":"audible"},
+             {"id":"call","busy":0,"peak":-200,"gain":0,"state":"not running"},
+             {"id":"radio","busy":0,"peak":-200,"gain":0,"state":"interrupted"},
+             {"id":"speakers","busy":0.01,"peak":-200,"gain":0,"state":"silent"}]}
+            """#.replacingOccurrences(of: "\n", with: "")
+        engine.publish([update], topic: "top")
+        let text = { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+        #expect(waitUntil(seconds: 10) { text().contains("speakers") }, "no table: \(text())")
+        engine.stop()
+        #expect(waitUntil(seconds: 10) { !process.isRunning })
+        let rows = text().replacingOccurrences(of: "\r", with: "").split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(rows.contains { $0.hasSuffix("PEAK APP STATE") }, "\(rows)")
+        #expect(rows.contains { $0.hasSuffix("-18.2 dB music ducked -12.0 dB") || $0.hasSuffix("-18.3 dB music ducked -12.0 dB") }, "\(rows)")
+        #expect(rows.contains { $0.hasSuffix("-3.0 dB nav active") }, "\(rows)")
+        #expect(rows.contains { $0.hasSuffix("-inf dB call not running") }, "\(rows)")
+        #expect(rows.contains { $0.hasSuffix("-inf dB radio interrupted") }, "\(rows)")
+        #expect(rows.contains { $0.hasSuffix("-inf dB speakers silent") }, "\(rows)")
+        #expect(!text().contains("-200"), "\(text())")
+    }
 }

@@ -48,18 +48,20 @@ let package = Package(
         .target(name: "CKernels"),
         // The one JSON reader (located values, recovering strict parse) and the one escaper.
         .target(name: "LocatedJSON"),
+        // "Did you mean": the closest name to a misspelt one, for every layer that names things.
+        .target(name: "Suggestions"),
         // The validated graph and its rules, and the real-time core: plan compiler, plan, renderer,
         // node slots, plan exchange. Reads no file.
         .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment", "CThreadNotes", "CKernels"]),
         // Graph, timeline and grants files: decoding (JSON, and YAML through Yams), the description,
         // validation with located diagnostics, timeline actions. Produces what AudioGraph runs.
-        .target(name: "GraphFormat", dependencies: ["AudioGraph", "NodeKit", "AudioSession", "LocatedJSON",
+        .target(name: "GraphFormat", dependencies: ["AudioGraph", "NodeKit", "AudioSession", "LocatedJSON", "Suggestions",
                                                     .product(name: "Yams", package: "Yams")]),
         .target(name: "AudioFiles", dependencies: ["CSndfile"]),
         .target(name: "Nodes", dependencies: ["NodeKit", "AudioGraph", "CKernels"]),
         .target(name: "OfflineBackend", dependencies: ["AudioGraph", "NodeKit", "AudioFiles"]),
         // Loads plugin libraries by path (dlopen, control side only) and wraps them as node types.
-        .target(name: "PluginHost", dependencies: ["NodeKit", "AudioGraph", "GraphFormat", "IAAPluginABI", "CPluginFormats"]),
+        .target(name: "PluginHost", dependencies: ["NodeKit", "AudioGraph", "AudioSession", "Suggestions", "IAAPluginABI", "CPluginFormats"]),
         .target(name: "JackBackend", dependencies: ["AudioGraph", "NodeKit", "CJack", "CThreadNotes"]),
         // Process isolation's system calls (memfd, futex, fork/exec with limits, Landlock, seccomp through
         // libseccomp) and the shared-memory layout engine and child compile against.
@@ -71,7 +73,7 @@ let package = Package(
         .target(name: "ControlSocket", dependencies: ["CPeerCredentials", "LocatedJSON"], exclude: ["PROTOCOL.md"]),
         // A New Session Manager client: the session's graph file opened and saved on the server's word.
         .target(name: "SessionManager", dependencies: ["CLiblo"]),
-        .target(name: "Engine", dependencies: ["AudioGraph", "GraphFormat", "AudioSession", "NodeKit", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation", "CThreadNotes"]),
+        .target(name: "Engine", dependencies: ["AudioGraph", "GraphFormat", "Suggestions", "AudioSession", "NodeKit", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation", "CThreadNotes"]),
         .executableTarget(name: "iaa", dependencies: [
             "Engine", "PluginHost", "NodeKit", "AudioGraph", "GraphFormat", "AudioSession", "ControlSocket", "SessionManager", "AudioFiles", "Isolation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -94,6 +94,19 @@ public indirect enum ControlJSON: Sendable, Equatable {
         }
     }
 
+    /// The value as a located JSON node (with no location), for readers of ``JSONNode``.
+    public var node: JSONNode {
+        switch self {
+        case .null: JSONNode(.null)
+        case .bool(let value): JSONNode(.bool(value))
+        case .number(let value): JSONNode(.number(value, text: ControlJSON.numberText(value)))
+        case .string(let value): JSONNode(.string(value))
+        case .array(let elements): JSONNode(.array(elements.map(\.node)))
+        case .object(let members): JSONNode(.object(members.map { JSONNode.Member(key: $0.0, keyLocation: nil, value: $0.1.node) }))
+        case .verbatim(let text): (try? ControlJSONParser.parse(text))?.node ?? JSONNode(.null)
+        }
+    }
+
     public static func == (lhs: ControlJSON, rhs: ControlJSON) -> Bool { lhs.text == rhs.text }
 
     /// Integral values print without a fraction (ids stay `7`, not `7.0`); JSON has no NaN or infinity.

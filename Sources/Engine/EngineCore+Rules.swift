@@ -3,6 +3,7 @@ import GraphFormat
 import ControlSocket
 import Foundation
 import JackBackend
+import Suggestions
 
 /// The graph's `jack.connections` as rules the engine keeps true, as jack-plumbing and
 /// aj-snapshot users expect: a rule's connection is made when both of its ports exist, and again

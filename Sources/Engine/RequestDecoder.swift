@@ -3,11 +3,15 @@ import GraphFormat
 import AudioSession
 import ControlSocket
 import NodeKit
+import Suggestions
 
-/// Reads control requests into ``EngineCommand``s (PROTOCOL.md, "Methods"): the live
-/// counterpart of the timeline reader. It resolves every name a request gives (apps, ports,
-/// parameters) against the running graph and the ports present now, and refuses with the
-/// protocol's codes, naming the field at fault.
+/// Reads control requests into ``EngineCommand``s (PROTOCOL.md, "Methods"). A parameter change
+/// or a session action is the timeline's action of the same meaning, read by the one
+/// ``CommandReader`` (so a request gets a timeline's checks, hints and suggestions); the request's
+/// spellings that differ (`notifyOthers`, `app.task`'s `action`, the reason `call`) are turned
+/// into the action's fields first. Connections are read here: a live one may name any JACK port
+/// now present, which a timeline, rendered offline, has none of. Refusals carry the protocol's
+/// codes and name the field at fault.
 struct RequestDecoder {
 
     let graph: Graph
@@ -28,11 +32,63 @@ struct RequestDecoder {
     /// and the session actions.
     func command(_ method: ControlMethod, _ request: ControlRequest) throws -> EngineCommand {
         switch method {
-        case .set: return try parameterChange(request)
         case .connect: return try connection(request, connecting: true)
         case .disconnect: return try connection(request, connecting: false)
-        default: return .session(try sessionAction(method, request))
+        default:
+            let (action, fields) = try Self.action(method, request)
+            switch CommandReader.command(action, fields: fields.node, graph: graph, strict: false) {
+            case .success(let command): return command
+            case .failure(let failure): throw Self.refusal(failure.diagnostics[0])
+            }
         }
+    }
+
+    /// The timeline action a request's method is, with its parameters as that action's fields.
+    private static func action(_ method: ControlMethod, _ request: ControlRequest) throws -> (String, ControlJSON) {
+        let params = request.params
+        switch method {
+        case .set: return ("setParam", params)
+        case .setCategory: return ("setCategory", params)
+        case .activate: return ("activate", params)
+        case .startAudio: return ("startAudio", params)
+        case .stopAudio: return ("stopAudio", params)
+        case .foreground: return ("foreground", params)
+        case .background: return ("background", params)
+        case .device: return ("device", params)
+        case .deactivate:
+            let notify = request["notifyOthers"]?.boolValue == true
+            return ("deactivate", replacing(params, "notifyOthers", with: ("options", notify ? [.string("notifyOthersOnDeactivation")] : [])))
+        case .task:
+            switch request["action"]?.stringValue {
+            case "begin"?: return ("beginBackgroundTask", params)
+            case "end"?: return ("endBackgroundTask", params)
+            default: throw ControlError(.invalidParams, "\"action\" is \"begin\" or \"end\"", field: "action")
+            }
+        case .interrupt:
+            // The command line's `iaa interrupt begin --reason call` is Apple's default reason.
+            guard request["reason"]?.stringValue == "call" else { return ("interrupt", params) }
+            return ("interrupt", replacing(params, "reason", with: ("reason", "default")))
+        default:
+            throw ControlError(.internal, "method \"\(method.rawValue)\" is not an action")
+        }
+    }
+
+    /// `params` with member `key` (if any) dropped and `member` added.
+    private static func replacing(_ params: ControlJSON, _ key: String, with member: (String, ControlJSON)) -> ControlJSON {
+        guard case .object(let members) = params else { return params }
+        return .object(members.filter { $0.0 != key && $0.0 != member.0 } + [member])
+    }
+
+    /// A reader's error as the protocol's refusal: a malformed parameter (missing, mistyped, not
+    /// one of its values) is `invalidParams`; a name the graph does not have keeps the graph
+    /// file's code (`unknownApp`, `unknownParameter`, `parameterOutOfRange`, …). The field is the
+    /// parameter the pointer is in; the hint follows the message.
+    static func refusal(_ diagnostic: Diagnostic) -> ControlError {
+        let malformed: Set<GraphErrorCode> = [.missingKey, .wrongType, .invalidValue, .unknownKey, .outOfRange, .unknownAction]
+        let field = diagnostic.pointer.split(separator: "/").first.map(String.init)
+        let message = diagnostic.hint.map { "\(diagnostic.message); \($0)" } ?? diagnostic.message
+        return malformed.contains(diagnostic.code) ? ControlError(.invalidParams, message, field: field)
+                                                   : ControlError(diagnostic.code, message, field: field)
     }
 
     func string(_ request: ControlRequest, _ name: String) throws -> String {
@@ -46,30 +102,16 @@ struct RequestDecoder {
     func app(_ request: ControlRequest, _ name: String = "app") throws -> (index: Int, app: App) {
         let id = try string(request, name)
         guard let index = graph.appIndex(id) else {
-            throw ControlError(.unknownApp, "no app \"\(id)\" (apps: \(graph.apps.map(\.id).joined(separator: ", ")))",
-                               field: name)
+            let ids = graph.apps.map(\.id)
+            let guess = Suggestion.closest(to: id, in: ids).map { "; did you mean \"\($0)\"?" } ?? ""
+            throw ControlError(.unknownApp, "no app \"\(id)\" (apps: \(ids.joined(separator: ", ")))\(guess)", field: name)
         }
         return (index, graph.apps[index])
     }
 
-    /// `set`: a parameter of any app, to a number or a string such as `"-6dB"`, in its range.
-    private func parameterChange(_ request: ControlRequest) throws -> EngineCommand {
-        let (_, app) = try app(request)
-        let name = try string(request, "param")
-        guard let index = app.type.parameterIndex(name) else { throw unknownParameter(name, of: app) }
-        let spec = app.type.parameters[index]
-        guard let value = request["value"]?.doubleValue.map(Float.init) ?? request["value"]?.stringValue.flatMap(ParameterValue.parse) else {
-            throw ControlError(.invalidValue, "\"value\" must be a number or a string such as \"0.5\", \"50%\" or \"-6dB\"", field: "value")
-        }
-        guard spec.range.contains(value) else {
-            throw ControlError(.parameterOutOfRange, "\(name) = \(value) is outside \(spec.range.lowerBound)…\(spec.range.upperBound)", field: "value")
-        }
-        return .setParameter(app: app.id, index: index, value: value)
-    }
-
     func unknownParameter(_ name: String, of app: App) -> ControlError {
-        ControlError(.unknownParameter, "app \"\(app.id)\" has no parameter \"\(name)\" (parameters: \(app.type.parameters.map(\.name).joined(separator: ", ")))",
-                     field: "param")
+        let problem = CommandReader.unknownParameter(name, of: app)
+        return ControlError(.unknownParameter, problem.hint.map { "\(problem.message); \($0)" } ?? problem.message, field: "param")
     }
 
     /// `connect` or `disconnect`: between apps, a change of the plan; otherwise JACK ports by name
@@ -117,7 +159,8 @@ struct RequestDecoder {
         let glob = PortGlob(portName)
         let matches = ports.indices.filter { glob.matches(ports[$0].name) }
         guard !matches.isEmpty else {
-            throw ControlError(.unknownPort, "app \"\(appID)\" has no \(output ? "output" : "input") \"\(portName)\" (\(output ? "outputs" : "inputs"): \(ports.map(\.name).joined(separator: ", ")))",
+            let guess = Suggestion.closest(to: portName, in: ports.map(\.name)).map { "; did you mean \"\(appID):\($0)\"?" } ?? ""
+            throw ControlError(.unknownPort, "app \"\(appID)\" has no \(output ? "output" : "input") \"\(portName)\" (\(output ? "outputs" : "inputs"): \(ports.map(\.name).joined(separator: ", ")))\(guess)",
                                field: field)
         }
         return .apps(matches.map { PortAddress(app: index, port: $0) })
@@ -144,66 +187,6 @@ struct RequestDecoder {
             return addresses.map { jackName($0, output: output) }
         case .outside(let names):
             return names
-        }
-    }
-
-    /// The session action a request names, with its parameters checked.
-    func sessionAction(_ method: ControlMethod, _ request: ControlRequest) throws -> SessionAction {
-        switch method {
-        case .setCategory:
-            let id = try app(request).app.id
-            let categoryName = try string(request, "category")
-            guard let category = SessionCategory(rawValue: categoryName) else {
-                throw ControlError(.invalidParams, "unknown category \"\(categoryName)\" (categories: \(SessionCategory.allCases.map(\.rawValue).joined(separator: ", ")))", field: "category")
-            }
-            let mode = try request["mode"]?.stringValue.map { name -> SessionMode in
-                guard let mode = SessionMode(rawValue: name) else {
-                    throw ControlError(.invalidParams, "unknown mode \"\(name)\"", field: "mode")
-                }
-                return mode
-            } ?? .default
-            var options: Set<SessionOption> = []
-            for name in request["options"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
-                guard let option = SessionOption(rawValue: name) else {
-                    throw ControlError(.invalidParams, "unknown option \"\(name)\"", field: "options")
-                }
-                options.insert(option)
-            }
-            return .setCategory(app: id, category: category, mode: mode, options: options)
-        case .activate: return .activate(app: try app(request).app.id)
-        case .deactivate:
-            let notify = request["notifyOthers"]?.boolValue == true
-            return .deactivate(app: try app(request).app.id, options: notify ? [.notifyOthersOnDeactivation] : [])
-        case .startAudio:
-            return .startAudio(app: try app(request).app.id, recording: request["recording"]?.boolValue == true)
-        case .stopAudio: return .stopAudio(app: try app(request).app.id)
-        case .foreground: return .foreground(app: try app(request).app.id)
-        case .background: return .background(app: try app(request).app.id)
-        case .task:
-            let id = try app(request).app.id
-            switch try string(request, "action") {
-            case "begin": return .beginBackgroundTask(app: id)
-            case "end": return .endBackgroundTask(app: id)
-            default: throw ControlError(.invalidParams, "\"action\" is \"begin\" or \"end\"", field: "action")
-            }
-        case .device:
-            let silent = request["silent"]?.boolValue, locked = request["locked"]?.boolValue
-            guard silent != nil || locked != nil else {
-                throw ControlError(.invalidParams, "give \"silent\" and/or \"locked\" as true or false", field: "silent")
-            }
-            return .device(silent: silent, locked: locked)
-        default: // .interrupt (the other methods are not session actions)
-            let type: InterruptionType
-            switch try string(request, "type") {
-            case "begin": type = .began
-            case "end": type = .ended
-            default: throw ControlError(.invalidParams, "\"type\" is \"begin\" or \"end\"", field: "type")
-            }
-            let reasonName = request["reason"]?.stringValue ?? "default"
-            guard let reason = InterruptionReason(rawValue: reasonName == "call" ? "default" : reasonName) else {
-                throw ControlError(.invalidParams, "unknown reason \"\(reasonName)\"", field: "reason")
-            }
-            return .interrupt(type, reason: reason)
         }
     }
 }

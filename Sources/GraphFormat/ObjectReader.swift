@@ -1,5 +1,6 @@
 import AudioGraph
 import LocatedJSON
+import Suggestions
 
 /// Typed access to one JSON object's members, reporting wrong types and missing keys.
 ///

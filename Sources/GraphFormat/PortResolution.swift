@@ -1,6 +1,7 @@
 import AudioGraph
 import LocatedJSON
 import NodeKit
+import Suggestions
 
 /// Resolves `APP:PORT` text and connection gains, reporting as graph files do: shared by the
 /// ``Validator`` (connections as the file writes them) and the timeline reader (`connect` and

@@ -1,6 +1,7 @@
 import AudioGraph
 import LocatedJSON
 import AudioSession
+import Suggestions
 
 /// Reads the audio-session vocabulary as graph and timeline files spell it: Apple's names for
 /// categories, modes and options, and ours for entitlements and background modes.

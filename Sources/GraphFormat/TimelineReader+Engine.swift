@@ -1,6 +1,7 @@
 import AudioGraph
 import LocatedJSON
 import NodeKit
+import Suggestions
 
 /// The actions the engine applies rather than the session policy: MIDI, parameters and live
 /// connections. They name any app of the graph, with or without a session.
@@ -96,17 +97,8 @@ extension TimelineReader {
     }
 
     private mutating func reportUnknownParameter(_ name: String, app: App, at pointer: String) {
-        let names = app.type.parameters.map(\.name)
-        let listing = names.isEmpty ? "it has none" : "parameters: " + names.joined(separator: ", ")
-        if app.type.configuration.contains(where: { $0.name == name }) {
-            sink.error(.unknownParameter, at: pointer,
-                       "\(JSONText.quoted(name)) of app \(JSONText.quoted(app.id)) is a configuration value, fixed when the node is created (\(listing))",
-                       hint: "change it in the graph file")
-            return
-        }
-        sink.error(.unknownParameter, at: pointer,
-                   "app \(JSONText.quoted(app.id)) (\(app.type.id)) has no parameter \(JSONText.quoted(name)) (\(listing))",
-                   hint: Suggestion.hint(for: name, in: names))
+        let problem = CommandReader.unknownParameter(name, of: app)
+        sink.error(.unknownParameter, at: pointer, problem.message, hint: problem.hint)
     }
 
     /// The `bytes` of a `midi` entry: 1 to 3 integers 0...255, a status byte then data bytes, as

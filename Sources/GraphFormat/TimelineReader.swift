@@ -1,6 +1,7 @@
 import AudioGraph
 import LocatedJSON
 import AudioSession
+import Suggestions
 
 /// Reads a timeline's ``JSONNode`` tree into entries: each entry's time, action and fields, and
 /// that every app it names is an app of the graph (with a session, for the policy's actions).
@@ -113,6 +114,17 @@ struct TimelineReader {
         guard let name, let action = action(name, object), let time else { return nil }
         return TimelineEntry(time: time, action: action, pointer: pointer, line: node.location?.line,
                              column: node.location?.column, sourceJSON: JSONText.compact(node))
+    }
+
+    /// One action's command from an object of its fields alone (``CommandReader``): with
+    /// `strict`, members it does not take are reported; without, they are left alone.
+    mutating func command(_ name: ActionName, _ node: JSONNode, pointer: String, strict: Bool) -> EngineCommand? {
+        guard node.isObject else {
+            sink.error(.wrongType, at: pointer, "the fields of \(JSONText.quoted(name.rawValue)) must be an object, not \(node.typeName)")
+            return nil
+        }
+        let allowed = strict ? name.fields : name.fields + (node.members ?? []).map(\.key).filter { !name.fields.contains($0) }
+        return action(name, ObjectReader(node, pointer: pointer, allowed: allowed, sink: &sink))
     }
 
     private mutating func actionName(_ node: JSONNode?, at pointer: String) -> ActionName? {

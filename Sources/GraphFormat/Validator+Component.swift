@@ -1,6 +1,7 @@
 import AudioGraph
 import LocatedJSON
 import NodeKit
+import Suggestions
 
 extension Validator {
     /// The Inter-App Audio component an app publishes: its `component`, else its node type's; nil

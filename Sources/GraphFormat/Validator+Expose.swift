@@ -1,6 +1,7 @@
 import AudioGraph
 import LocatedJSON
 import NodeKit
+import Suggestions
 
 extension Validator {
     /// Reads `jack.expose`: "all" (the default), "none", or `APP:PORT` patterns where both parts

@@ -1,5 +1,6 @@
 import AudioGraph
 import LocatedJSON
+import Suggestions
 extension Validator {
     /// The app's `isolation`, else the graph's `isolation.default`; an unknown word is an error
     /// at the field that has it (and the app falls back to the engine's default).

@@ -1,6 +1,7 @@
 import AudioGraph
 import LocatedJSON
 import NodeKit
+import Suggestions
 
 extension Validator {
     /// JACK's limits, in bytes: a client name, and a full port name (`client:port`), which JACK

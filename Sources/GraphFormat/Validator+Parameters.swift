@@ -1,6 +1,7 @@
 import AudioGraph
 import LocatedJSON
 import NodeKit
+import Suggestions
 
 extension Validator {
     /// The configuration and initial parameter values of an app of `type`: defaults, overridden

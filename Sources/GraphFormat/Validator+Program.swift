@@ -1,6 +1,7 @@
 import AudioGraph
 import LocatedJSON
 import NodeKit
+import Suggestions
 
 extension Validator {
     /// Whether the app has a `program` block (a block of the wrong JSON type, reported while

@@ -2,6 +2,7 @@ import AudioGraph
 import LocatedJSON
 import AudioSession
 import NodeKit
+import Suggestions
 
 /// Checks a ``GraphDescription`` against a registry and builds the ``Graph``: ids, plugins,
 /// parameters, sessions, components, ports, directions, gains, JACK names, cycles, the policy and

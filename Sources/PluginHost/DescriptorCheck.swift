@@ -1,5 +1,5 @@
 import AudioGraph
-import GraphFormat
+import AudioSession
 import IAAPluginABI
 import NodeKit
 
@@ -153,7 +153,7 @@ struct DescriptorCheck {
     /// twice. (An ABI 1 descriptor has no table: its copy holds NULL and 0.)
     func entitlements(_ table: UnsafePointer<UnsafePointer<CChar>?>?, count: UInt32) throws(PluginLoadError) -> [String] {
         if count > 0 && table == nil { throw failure("entitlements is NULL but entitlement_count is \(count)") }
-        let known = Validator.entitlementNames
+        let known = Entitlement.allCases.map(\.rawValue)
         if count > UInt32(known.count) {
             throw failure("entitlement_count \(count) is more than the \(known.count) entitlements there are")
         }

@@ -1,6 +1,6 @@
-import CPluginFormats
 import AudioGraph
-import GraphFormat
+import CPluginFormats
+import Suggestions
 import Synchronization
 #if canImport(Glibc)
 import Glibc

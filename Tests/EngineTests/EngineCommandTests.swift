@@ -126,4 +126,52 @@ struct EngineCommandTests {
         }
         #expect(reason == "an offline render has no ports outside the engine")
     }
+
+    /// A live request's mistake refused with the same words as the timeline entry saying it.
+    static func refusal(_ method: ControlMethod, _ params: [(String, ControlJSON)], _ graph: Graph) throws -> ControlError {
+        do {
+            _ = try decoder(graph).command(method, request(method, params))
+        } catch let error as ControlError {
+            return error
+        }
+        Issue.record("\(method) \(params) was accepted")
+        return ControlError(code: "", message: "")
+    }
+
+    @Test("a request is read as its timeline action: the timeline's hints and suggestions, the protocol's codes and fields")
+    func requestsShareTheTimelinesReader() throws {
+        let graph = try Self.graph()
+        let typo = try Self.refusal(.set, [("app", "osc"), ("param", "frequncy"), ("value", 300)], graph)
+        #expect((typo.code, typo.field) == ("unknownParameter", "param"))
+        #expect(typo.message.contains(#"did you mean "frequency"?"#), "\(typo.message)")
+        let app = try Self.refusal(.activate, [("app", "dwa")], graph)
+        #expect((app.code, app.field) == ("unknownApp", "app"))
+        #expect(app.message.contains(#"did you mean "daw"?"#), "\(app.message)")
+        let category = try Self.refusal(.setCategory, [("app", "daw"), ("category", "playbak")], graph)
+        #expect((category.code, category.field) == ("invalidParams", "category"))
+        #expect(category.message.contains(#"did you mean "playback"?"#), "\(category.message)")
+        let range = try Self.refusal(.set, [("app", "osc"), ("param", "frequency"), ("value", 99_999)], graph)
+        #expect((range.code, range.field) == ("parameterOutOfRange", "value"))
+        let missing = try Self.refusal(.activate, [], graph)
+        #expect((missing.code, missing.field) == ("invalidParams", "app"))
+        let reason = try Self.refusal(.interrupt, [("type", "begin"), ("reason", "lunch")], graph)
+        #expect((reason.code, reason.field) == ("invalidParams", "reason"))
+        // The protocol's own spellings are the timeline's actions.
+        #expect(try Self.decoder(graph).command(.interrupt, Self.request(.interrupt, [("type", "begin"), ("reason", "call")]))
+                == .session(.interrupt(.began, reason: .default)))
+        #expect(try Self.decoder(graph).command(.task, Self.request(.task, [("app", "daw"), ("action", "begin")]))
+                == .session(.beginBackgroundTask(app: "daw")))
+    }
+
+    @Test("a live request for a configuration value says it is one, as a timeline entry does")
+    func configurationValueHint() throws {
+        let text = """
+            { "format": "iaa-graph/1", "name": "c", "apps": [ { "id": "mix", "plugin": "builtin:mixer", "params": { "inputs": 2 } } ] }
+            """
+        let graph = try #require(GraphFile.load(text: text, file: "c.json", registry: GraphLoading.registry).graph)
+        let error = try Self.refusal(.set, [("app", "mix"), ("param", "inputs"), ("value", 3)], graph)
+        #expect((error.code, error.field) == ("unknownParameter", "param"))
+        #expect(error.message.contains("is a configuration value, fixed when the node is created"), "\(error.message)")
+        #expect(error.message.contains("change it in the graph file"), "\(error.message)")
+    }
 }

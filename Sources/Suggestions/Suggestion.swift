@@ -1,5 +1,3 @@
-import AudioGraph
-
 /// "Did you mean" suggestions by edit distance, for misspelt keys, values, ids, ports and plugins.
 public enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be a plausible typo.
@@ -33,7 +31,7 @@ public enum Suggestion {
     }
 
     /// `did you mean "x"?`, or nil when nothing is close.
-    static func hint(for word: String, in candidates: [String]) -> String? {
+    public static func hint(for word: String, in candidates: [String]) -> String? {
         closest(to: word, in: candidates).map { "did you mean \"\($0)\"?" }
     }
 

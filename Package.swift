@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "PluginHostTests", dependencies: ["TestKit", "PluginHost", "AudioGraph", "GraphFormat", "IAAPluginABI", "Nodes", "OfflineBackend", "SignalAnalysis", "NodeKit", "LocatedJSON"]),
         // Tests find Tests/Fixtures and graphs/ through #filePath.
         .testTarget(name: "LocatedJSONTests", dependencies: ["LocatedJSON"]),
-        .testTarget(name: "GraphFormatTests", dependencies: ["TestKit", "GraphFormat", "AudioGraph", "AudioSession", "NodeKit", "Nodes", "LocatedJSON"]),
+        .testTarget(name: "GraphFormatTests", dependencies: ["TestKit", "GraphFormat", "AudioGraph", "AudioSession", "NodeKit", "Nodes", "LocatedJSON", "Suggestions"]),
         .testTarget(name: "NodesTests", dependencies: ["Nodes", "NodeKit", "SignalAnalysis", "CKernels"]),
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis"]),
         .testTarget(name: "AudioFilesTests", dependencies: ["TestKit", "AudioFiles"]),

@@ -39,7 +39,7 @@ extension EngineCore {
                   !programs.unadmitted.contains(where: { $0.name == client }) else { continue }
             let ports = backend.audioPorts(ofClient: client)
             guard !ports.outputs.isEmpty || (admission.binding.inputs > 0 && !ports.inputs.isEmpty) else { continue }
-            let process = ProcessIdentity.ofJackClient(client, server: jackServer)
+            let process = backend.process(ofClient: client)
             if let executable = process?.executable, executable == Self.ownExecutable {
                 programs.unadmitted.append(.init(name: client, pid: process?.pid, reason: "it runs this engine's binary (another iaa engine)"))
                 continue

@@ -63,8 +63,8 @@ extension EngineCore {
             let ends = programEnds(of: app)
             return ends.plays + ends.captures
         })
-        let ours = Dictionary(backend.ports().map { ($0.name, $0.appID) }, uniquingKeysWith: { first, _ in first })
-        for port in backend.ports() where !admitted.contains(port.appID) && !ends.contains(port.name) {
+        let ours = Dictionary(backend.livePorts().map { ($0.name, $0.appID) }, uniquingKeysWith: { first, _ in first })
+        for port in backend.livePorts() where !admitted.contains(port.appID) && !ends.contains(port.name) {
             for other in port.connections {
                 let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
                 guard !madeByEngine.contains([from, to]), !ends.contains(other),

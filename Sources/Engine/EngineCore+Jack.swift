@@ -37,7 +37,7 @@ extension EngineCore {
 
     /// Whether any of our audio outputs is connected outside the engine: Apple's "route".
     private func outputsReachOutside() -> Bool {
-        backend.ports().contains { !$0.isInput && !$0.connections.isEmpty && $0.type.contains("audio") }
+        backend.livePorts().contains { !$0.isInput && !$0.connections.isEmpty && $0.type.contains("audio") }
     }
 
     /// JACK's buffer size changed: every active output app hears `routeConfigurationChange`,
@@ -54,8 +54,29 @@ extension EngineCore {
         _ = try? install(graph, sameSessions: true)
     }
 
+    /// An engine going live on its backend (adopted, first plan installed by `startUp`): the
+    /// transport's tempo served, cycles started, the graph's rules made, the first session
+    /// events out and the programs present found. Returns the warnings to show. Not on `queue`.
+    func goLive(startEvents: [SessionEvent]) throws -> [String] {
+        if graph.transport.timebaseMaster {
+            if !backend.becomeTimebaseMaster(tempo: graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar) {
+                StandardError.warning("another JACK client is timebase master; nodes follow its tempo")
+            }
+        } else {
+            backend.setDefaultTempo(graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar)
+        }
+        try backend.activate()
+        isolation?.settings.placement?.adopt(audioThread: backend.audioThread)
+        return queue.sync {
+            let warnings = connectExternals(graph.externalConnections).map { "\($0)" }
+            publisher.publish(startEvents)
+            routePrograms()
+            return warnings
+        }
+    }
+
     /// Wires JACK's notifications for `backend` to this queue. Before the backend is activated.
-    func adopt(_ backend: JackBackend) {
+    func adopt(_ backend: any LiveBackend) {
         backend.setDeadlineShare(deadlineShare)
         backend.onConnectionChange = { [self] source, destination, connected in
             queue.async { self.connectionChanged(source: source, destination: destination, connected: connected) }
@@ -90,7 +111,7 @@ extension EngineCore {
 
     /// A server is back: the same ports are registered on `newBackend`, every connection there
     /// was is made again (the graph's and those made by hand), and apps hear `mediaServicesWereReset`.
-    func serverBack(_ newBackend: JackBackend) throws {
+    func serverBack(_ newBackend: any LiveBackend) throws {
         adopt(newBackend)
         if newBackend.sampleRate != builder.instances.sampleRate || newBackend.maximumFrames > builder.instances.maximumFrames {
             builder = PlanBuilder(sampleRate: newBackend.sampleRate, maximumFrames: newBackend.maximumFrames,

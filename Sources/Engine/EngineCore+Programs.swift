@@ -46,7 +46,7 @@ extension EngineCore {
 
     /// Binds a newly seen client to `app`, or refuses it when its process may not be the app.
     private func admit(_ client: String, to app: App, _ binding: ProgramBinding) {
-        let process = ProcessIdentity.ofJackClient(client, server: jackServer)
+        let process = backend.process(ofClient: client)
         var reason: String?
         if binding.uid != nil || binding.executable != nil {
             if let process {
@@ -70,7 +70,7 @@ extension EngineCore {
     func identifyPrograms() {
         for (app, clients) in programs.clients {
             for (index, client) in clients.enumerated() where client.process == nil && now - client.since < ProgramRoster.identifyFor {
-                guard let process = ProcessIdentity.ofJackClient(client.name, server: jackServer) else { continue }
+                guard let process = backend.process(ofClient: client.name) else { continue }
                 programs.clients[app]?[index].process = process
             }
         }

@@ -172,7 +172,7 @@ extension EngineCore {
         for state in states { for pair in state.pairs { byRule[[pair.source, pair.destination]] = state.rule } }
         var routedBy: [[String]: String] = [:]
         for (app, clients) in programs.clients { for client in clients { for pair in client.routed { routedBy[pair] = app } } }
-        let connections: [ControlJSON] = backend.ports().flatMap { port in
+        let connections: [ControlJSON] = backend.livePorts().flatMap { port in
             port.connections.map { other in
                 let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
                 return .object([("from", .string(from)), ("to", .string(to)),
@@ -194,7 +194,7 @@ extension EngineCore {
     /// (dashed: grey while removed by hand, red while JACK refuses it), a pending rule dashed grey
     /// to the port it waits for, a program's route bold blue, a connection made by hand dotted.
     func jackDotLines() -> [String] {
-        let ours = Dictionary(backend.ports().map { ($0.name, $0.appID) }, uniquingKeysWith: { first, _ in first })
+        let ours = Dictionary(backend.livePorts().map { ($0.name, $0.appID) }, uniquingKeysWith: { first, _ in first })
         var lines: [String] = []
         var outside: Set<String> = []
         func edge(_ from: String, _ to: String, _ style: String, _ tooltip: String) {
@@ -222,7 +222,7 @@ extension EngineCore {
         }
         var routedBy: [[String]: String] = [:]
         for (app, clients) in programs.clients { for client in clients { for pair in client.routed { routedBy[pair] = app } } }
-        for port in backend.ports() {
+        for port in backend.livePorts() {
             for other in port.connections {
                 let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
                 guard !ruled.contains([from, to]), ours[other] == nil else { continue }

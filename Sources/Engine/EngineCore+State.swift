@@ -100,7 +100,7 @@ extension EngineCore {
                 let (from, to) = Self.names(connection, in: graph)
                 return .object([("from", .string(from)), ("to", .string(to)), ("gain", .number(Double(connection.gain)))])
             })),
-            ("jackConnections", .array(backend.ports().flatMap { port in
+            ("jackConnections", .array(backend.livePorts().flatMap { port in
                 port.connections.map { other in
                     .object([("from", .string(port.isInput ? other : port.name)), ("to", .string(port.isInput ? port.name : other))])
                 }
@@ -119,7 +119,7 @@ extension EngineCore {
         return ("\(from.id):\(from.layout.outputs[connection.from.port].name)", "\(to.id):\(to.layout.inputs[connection.to.port].name)")
     }
 
-    static func portJSON(_ port: JackBackend.PortInfo) -> ControlJSON {
+    static func portJSON(_ port: LivePort) -> ControlJSON {
         .object([
             ("name", .string(port.name)), ("app", .string(port.appID)), ("port", .string(port.portName)),
             ("type", .string(port.type)), ("direction", .string(port.isInput ? "input" : "output")),

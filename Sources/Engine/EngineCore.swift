@@ -18,7 +18,7 @@ import Synchronization
 /// holds the state and installs plans (``PlanInstall``).
 final class EngineCore: @unchecked Sendable {
     let queue = DispatchQueue(label: "iaa.control")
-    var backend: JackBackend
+    var backend: any LiveBackend
     var builder: PlanBuilder
     private(set) var sessions: SessionController
     /// The graph file as last applied (for `dump --graph`, which also reflects live changes).
@@ -36,7 +36,7 @@ final class EngineCore: @unchecked Sendable {
     /// Every JACK connection to our ports now, whoever made it: what a server restart re-makes.
     var liveConnections: Set<[String]> = []
     /// Clients of a dead server whose close did not return in time (a known libjack hang).
-    var abandoned: [JackBackend] = []
+    var abandoned: [any LiveBackend] = []
     /// Apps already reported as bypassed or muted for a fault.
     var faultsReported: Set<String> = []
     /// The deadline guard's share of the period (0 off); applied to every backend this core adopts.
@@ -68,13 +68,10 @@ final class EngineCore: @unchecked Sendable {
     var ruleFailures: [[String]: (since: Double, warned: Bool)] = [:]
     /// The outside processes behind program apps (docs/programs.md).
     var programs = ProgramRoster()
-    /// This engine's server as jack2 names it in its clients' files: how a program's process is
-    /// told from a same-named client of another server (``ProcessIdentity/ofJackClient(_:server:)``).
-    lazy var jackServer = JackServerTag(ownClient: clientName, requested: serverName)
 
     var graph: Graph { sessions.graph }
 
-    init(graph: Graph, description: GraphDescription, backend: JackBackend, serverName: String?) throws {
+    init(graph: Graph, description: GraphDescription, backend: any LiveBackend, serverName: String?) throws {
         self.backend = backend
         self.description = description
         self.serverName = serverName

@@ -7,6 +7,8 @@ import ControlSocket
 final class EventPublisher {
     /// The control socket once it listens; until then lines go to stderr only.
     var server: ControlServer?
+    /// Also handed every line, with its topic: what a test of the engine reads.
+    var tap: ((_ topic: String, _ line: ControlJSON) -> Void)?
     let clock: EngineClock
 
     init(clock: EngineClock) {
@@ -17,8 +19,8 @@ final class EventPublisher {
     func publish(_ events: [SessionEvent]) {
         for event in events {
             let line = ControlJSON.object([("t", .number(clock.now)), ("event", SessionLog.payload(event))])
-            server?.publish(line, topic: "events")
-            server?.publish(line, topic: Self.programTopic(event.app))
+            send(line, topic: "events")
+            send(line, topic: Self.programTopic(event.app))
             StandardError.write("iaa: event: \(SessionLog.payload(event).text)")
         }
     }
@@ -26,7 +28,7 @@ final class EventPublisher {
     /// One `{"t", key: payload}` line on the `events` stream: `key` is `event`, `connection`,
     /// `transport`, `xrun` or `reload`. `time` defaults to now.
     func announce(_ key: String, _ payload: ControlJSON, at time: Double? = nil) {
-        server?.publish(ControlJSON.object([("t", .number(time ?? clock.now)), (key, payload)]), topic: "events")
+        send(ControlJSON.object([("t", .number(time ?? clock.now)), (key, payload)]), topic: "events")
     }
 
     /// Whether anyone follows `topic` now (what is not watched need not be measured).
@@ -36,7 +38,12 @@ final class EventPublisher {
 
     /// A line of its own making on `topic` (`top`).
     func publish(_ line: ControlJSON, topic: String) {
+        send(line, topic: topic)
+    }
+
+    private func send(_ line: ControlJSON, topic: String) {
         server?.publish(line, topic: topic)
+        tap?(topic, line)
     }
 
     /// The stream a program app's connection follows after `program.attach`.

@@ -77,7 +77,7 @@ public struct LiveEngine {
             return EngineError.Code.jackUnreachable.exitCode
         }
         // The client open at exit: a server restart replaces it.
-        var openBackend = backend
+        var openBackend: any LiveBackend = backend
         defer { Self.close(openBackend, within: 3) }
 
         let core: EngineCore
@@ -94,20 +94,7 @@ public struct LiveEngine {
             core.isolation = isolation
             core.adopt(backend)
             let startEvents = try core.startUp()
-            if graph.transport.timebaseMaster {
-                if !backend.becomeTimebaseMaster(tempo: graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar) {
-                    StandardError.warning("another JACK client is timebase master; nodes follow its tempo")
-                }
-            } else {
-                backend.setDefaultTempo(graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar)
-            }
-            try backend.activate()
-            isolation.settings.placement?.adopt(audioThread: backend.audioThread)
-            core.queue.sync {
-                for warning in core.connectExternals(graph.externalConnections) { StandardError.warning("\(warning)") }
-                core.publisher.publish(startEvents)
-                core.routePrograms()
-            }
+            for warning in try core.goLive(startEvents: startEvents) { StandardError.warning(warning) }
             let path = options.socketPath ?? ControlServer.defaultPath(client: backend.clientName)
             let server = try ControlServer(path: path, queue: core.queue,
                                            diagnostics: { StandardError.write("iaa: control: \($0)", level: .warning) },
@@ -151,7 +138,7 @@ public struct LiveEngine {
     /// Closes the client, giving up after `seconds`: libjack can hang in `jack_client_close`, and
     /// a metadata call can wait forever on a lock a killed client held. An engine asked to stop
     /// must stop; the server drops a vanished client on its own.
-    static func close(_ backend: JackBackend, within seconds: Int) {
+    static func close(_ backend: any LiveBackend, within seconds: Int) {
         let done = DispatchSemaphore(value: 0)
         let closer = Thread {
             backend.close()
@@ -189,7 +176,7 @@ public struct LiveEngine {
     /// Waits for SIGINT/SIGTERM or a server shutdown, ticking the control queue meanwhile
     /// (session clock, transport requests, retired plans) and feeding `iaa top` once a second.
     /// When the server goes away, `reopen` is tried every 200 ms until a server answers.
-    private func waitForStop(_ core: EngineCore, signals: sigset_t, reopen: () -> JackBackend?) -> String {
+    private func waitForStop(_ core: EngineCore, signals: sigset_t, reopen: () -> (any LiveBackend)?) -> String {
         var signals = signals
         var timeout = timespec(tv_sec: 0, tv_nsec: 100_000_000)
         var ticks = 0

@@ -76,4 +76,11 @@ public struct CycleTimes: Sendable, Equatable {
     public let median: Double
     public let p99: Double
     public let maximum: Double
+
+    public init(cycles: Int64, median: Double, p99: Double, maximum: Double) {
+        self.cycles = cycles
+        self.median = median
+        self.p99 = p99
+        self.maximum = maximum
+    }
 }

@@ -13,6 +13,12 @@ public struct ConnectionOutcome: Sendable, CustomStringConvertible {
     public let destination: String
     public let result: Result
 
+    public init(source: String, destination: String, result: Result) {
+        self.source = source
+        self.destination = destination
+        self.result = result
+    }
+
     public var description: String {
         switch result {
         case .connected: return "connected \(source) -> \(destination)"
@@ -23,45 +29,6 @@ public struct ConnectionOutcome: Sendable, CustomStringConvertible {
 }
 
 extension JackBackend {
-    /// Makes the graph's external connections. A failure does not stop the others: each outcome
-    /// says what happened, so the engine can warn and keep running.
-    public func connect(_ connections: [ExternalConnection], in graph: Graph) -> [ConnectionOutcome] {
-        var outcomes: [ConnectionOutcome] = []
-        for connection in connections {
-            let resolved = portPairs(connection, in: graph)
-            for port in resolved.unmatched {
-                outcomes.append(ConnectionOutcome(source: port, destination: "\(connection.endpoint)",
-                                                  result: .failed("no such JACK port is present")))
-            }
-            outcomes += resolved.pairs.map { connect($0.source, $0.destination) }
-        }
-        return outcomes
-    }
-
-    /// Breaks the JACK connections that `connections` stand for now (what `apply` drops);
-    /// returns the pairs that were connected and are not any more.
-    public func disconnect(_ connections: [ExternalConnection], in graph: Graph) -> [(source: String, destination: String)] {
-        connections.flatMap { portPairs($0, in: graph).pairs }.filter { disconnect($0.source, $0.destination) }
-    }
-
-    /// The JACK port pairs (source, destination) one graph connection means against the ports
-    /// present now, and our ports whose outside end matches no port.
-    public func portPairs(_ connection: ExternalConnection, in graph: Graph)
-        -> (pairs: [(source: String, destination: String)], unmatched: [String]) {
-        let ours = connection.ports.map { address -> String in
-            let app = graph.apps[address.app]
-            let spec = connection.isMIDI ? app.layout.midiInputs[address.port]
-                : connection.direction == .toExternal ? app.layout.outputs[address.port] : app.layout.inputs[address.port]
-            return fullName("\(app.id).\(spec.name)")
-        }
-        let theirs = resolve(connection.endpoint)
-        guard !theirs.isEmpty else { return ([], ours) }
-        let pairs = PortPairing.pairs(ours, theirs).map { mine, other in
-            connection.direction == .toExternal ? (source: mine, destination: other) : (source: other, destination: mine)
-        }
-        return (pairs, [])
-    }
-
     /// Connects two JACK ports by full name.
     public func connect(_ source: String, _ destination: String) -> ConnectionOutcome {
         let code = askingServer { jack_connect(clientHandle, source, destination) }

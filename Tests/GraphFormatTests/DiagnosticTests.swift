@@ -2,6 +2,7 @@ import LocatedJSON
 import AudioGraph
 import GraphFormat
 import Testing
+import Suggestions
 
 @Suite("Diagnostic")
 struct DiagnosticTests {

@@ -23,6 +23,7 @@ extension EngineCore {
     /// A JACK connection to one of our ports changed, by us or by anyone (`jack_connect`, a
     /// patchbay): an event, and a route change when our outputs lost or regained their last one.
     func connectionChanged(source: String, destination: String, connected: Bool) {
+        checkOnQueue()
         let ours = ownConnections.remove([source, destination]) != nil
         if connected { liveConnections.insert([source, destination]) } else { liveConnections.remove([source, destination]) }
         if !connected, !ours { ruleConnectionRemoved(source, destination) }
@@ -43,6 +44,7 @@ extension EngineCore {
     /// JACK's buffer size changed: every active output app hears `routeConfigurationChange`,
     /// and the graph is recompiled for the new size (nodes are prepared anew).
     func bufferSizeChanged(to frames: Int) {
+        checkOnQueue()
         guard frames != bufferSize else { return }
         bufferSize = frames
         let events = sessions.policy.states.filter { $0.active && $0.category.hasOutput }
@@ -104,6 +106,7 @@ extension EngineCore {
     /// issue) while holding libjack's process-wide lock, which then blocks opening a new client.
     /// Graph and sessions are kept.
     func serverLost() {
+        checkOnQueue()
         publisher.publish(graph.apps.filter { $0.session != nil }.map { SessionEvent(app: $0.id, kind: .mediaServicesWereLost, time: now) })
         backend.abandon()
         abandoned.append(backend)
@@ -112,6 +115,7 @@ extension EngineCore {
     /// A server is back: the same ports are registered on `newBackend`, every connection there
     /// was is made again (the graph's and those made by hand), and apps hear `mediaServicesWereReset`.
     func serverBack(_ newBackend: any LiveBackend) throws {
+        checkOnQueue()
         adopt(newBackend)
         if newBackend.sampleRate != builder.instances.sampleRate || newBackend.maximumFrames > builder.instances.maximumFrames {
             builder = PlanBuilder(sampleRate: newBackend.sampleRate, maximumFrames: newBackend.maximumFrames,

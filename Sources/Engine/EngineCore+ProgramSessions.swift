@@ -105,6 +105,7 @@ extension EngineCore {
     /// A control connection closed: when it spoke for an app, the app's program is gone, and its
     /// session is terminated as Apple ends a killed app's (the apps it interrupted are told).
     func connectionClosed(_ connection: UInt64) {
+        checkOnQueue()
         guard let app = programs.app(ofConnection: connection), let attachment = programs.attached.removeValue(forKey: app) else { return }
         let wasActive = sessions.policy.state(of: app)?.active ?? false
         publish(.programDetached, app: app, [("pid", .number(Double(attachment.process.pid))), ("wasActive", .bool(wasActive))])

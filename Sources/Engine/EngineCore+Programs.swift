@@ -28,6 +28,7 @@ extension EngineCore {
     /// Clients no program app matches are admitted first when the graph says so (see
     /// `admitUnnamedClients`), so that the same pass binds and wires them.
     func routePrograms() {
+        checkOnQueue()
         programs.retryDue = false
         guard graph.admission != nil || graph.apps.contains(where: { $0.program?.jackClient != nil }) else { return }
         let clients = backend.clientsWithPorts().filter { $0 != clientName }
@@ -151,6 +152,7 @@ extension EngineCore {
     /// A client left the server: if it was a program's, the app forgets it (not running once
     /// none is left); nothing else changes.
     func programClientGone(_ name: String) {
+        checkOnQueue()
         guard let (app, client) = programs.remove(client: name) else { return }
         publish(.programExited, app: app, [("client", .string(name)), ("pid", client.process.map { .number(Double($0.pid)) } ?? .null),
                                            ("running", .bool(!(programs.clients[app] ?? []).isEmpty))])

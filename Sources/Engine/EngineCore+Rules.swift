@@ -117,6 +117,7 @@ extension EngineCore {
     /// Ports or clients appeared (`names`: full port names and client names): the rule
     /// connections removed by hand at those ends are made again with the rest.
     func portsAppeared(_ names: [String]) {
+        checkOnQueue()
         let ours = clientName + ":"
         heldRulePairs = heldRulePairs.filter { pair in
             let outside = pair.filter { !$0.hasPrefix(ours) }

@@ -23,16 +23,14 @@ extension EngineCore {
     /// One `audioStalled` event when a stall is first seen, one `audioResumed` when cycles run
     /// again (a node that was only very slow). Called on every control tick.
     func announceStall(at time: Double) {
-        let stall = backend.stall
-        guard (stall != nil) != stallAnnounced else { return }
-        stallAnnounced = stall != nil
+        guard let change = health.stallChange(backend.stall) else { return }
         var payload: [(String, ControlJSON)]
-        if let stall {
-            let reason = Self.stallReason(stall.app, seconds: stall.seconds)
-            payload = [("name", .string("audioStalled")), ("app", stall.app.map(ControlJSON.string) ?? .null),
-                       ("reason", .string(reason))]
+        switch change {
+        case .began(let app, let seconds):
+            let reason = Self.stallReason(app, seconds: seconds)
+            payload = [("name", .string("audioStalled")), ("app", app.map(ControlJSON.string) ?? .null), ("reason", .string(reason))]
             StandardError.warning(reason)
-        } else {
+        case .ended:
             payload = [("name", .string("audioResumed"))]
             StandardError.write("iaa: the audio thread runs cycles again")
         }

@@ -9,6 +9,7 @@ import JackBackend
 extension EngineCore {
     /// Runs on every control tick: the session clock, node transport requests, retired plans.
     func tick() {
+        checkOnQueue()
         let time = now
         if let deadline = sessions.nextDeadline, deadline <= time {
             publisher.publish(applySession(.advanceTime(to: time), at: time).events)
@@ -24,7 +25,7 @@ extension EngineCore {
         // Ten times a second over every app, so one pass straight over the slots: a lookup by id
         // per app was quadratic (at 203 apps 0.14 ms a tick, 1.8 µs per 64-frame cycle).
         for slot in plan.appSlots {
-            if slot.isFaulted && !faultsReported.contains(slot.appID) { reportFault(slot, at: time) }
+            if slot.isFaulted && health.newFault(slot.appID) { reportFault(slot, at: time) }
             switch slot.takeTransportRequest() {
             case .play: backend.startTransport()
             case .stop: backend.stopTransport()
@@ -41,7 +42,6 @@ extension EngineCore {
     /// Says once, on the event stream and stderr, that an app was muted or bypassed for a fault.
     private func reportFault(_ slot: NodeSlot, at time: Double) {
         let app = slot.appID
-        faultsReported.insert(app)
         let fault = describeFault(slot)
         publisher.announce("event", .object([
             ("app", .string(app)), ("name", .string(fault.action)), ("fault", .string(fault.kind)),
@@ -54,18 +54,12 @@ extension EngineCore {
     /// past the period: how many, how many were iaa's (past the period on its CPU time), and how
     /// many only by the clock (the system took the CPU away), with the cycle count for context.
     func announceXruns(at time: Double) {
-        let now = (all: backend.xrunCount, ours: backend.ourXrunCount, preempted: backend.preemptedOverrunCount)
-        guard now != xrunsAnnounced else { return }
-        if now.all >= xrunsAnnounced.all, now.ours >= xrunsAnnounced.ours, now.preempted >= xrunsAnnounced.preempted {
-            publisher.announce("xrun", .object([
-                ("count", .number(Double(now.all - xrunsAnnounced.all))), ("ours", .bool(now.ours > xrunsAnnounced.ours)),
-                ("oursCount", .number(Double(now.ours - xrunsAnnounced.ours))),
-                ("preempted", .number(Double(now.preempted - xrunsAnnounced.preempted))),
-                ("cycle", .number(Double(backend.cycleCount))),
-            ]), at: time)
-        }
-        // A new backend (after a server restart) counts from zero again.
-        xrunsAnnounced = now
+        let counters = HealthWatch.Xruns(all: backend.xrunCount, ours: backend.ourXrunCount, preempted: backend.preemptedOverrunCount)
+        guard let new = health.newXruns(counters) else { return }
+        publisher.announce("xrun", .object([
+            ("count", .number(Double(new.all))), ("ours", .bool(new.ours > 0)), ("oursCount", .number(Double(new.ours))),
+            ("preempted", .number(Double(new.preempted))), ("cycle", .number(Double(backend.cycleCount))),
+        ]), at: time)
     }
 
     /// How a faulted slot is handled and why, in the words of events and `status`.
@@ -84,7 +78,7 @@ extension EngineCore {
         if enableIsolated(app) { return true }
         guard let slot = backend.currentPlan?.slot(for: app), slot.isFaulted else { return false }
         slot.clearFault()
-        faultsReported.remove(app)
+        health.cleared(app)
         return true
     }
 
@@ -103,6 +97,7 @@ extension EngineCore {
 
     /// One `iaa top` line: the engine's share of the period, and each app's gain and state.
     func publishTop() {
+        checkOnQueue()
         let watched = publisher.isWatched("top")
         backend.setMetering(watched)
         guard watched else { return }

@@ -6,9 +6,10 @@ import Foundation
 import JackBackend
 import Synchronization
 
-/// The running engine's state: graph, plans, sessions and the JACK backend. Everything here runs
-/// on `queue`, the one serial control queue: socket requests, the clock tick and JACK's
-/// notifications all go through it, so no lock is needed and the audio thread is never waited on.
+/// The running engine's state: graph, plans, sessions and the backend. Everything here runs on
+/// `queue`, the one serial control queue: socket requests, the clock tick and the server's
+/// notifications all go through it (each entry point checks so: ``checkOnQueue()``), so no lock
+/// is needed and the audio thread is never waited on.
 ///
 /// Its jobs, each in its own file: requests (`+Requests`, with ``RequestDecoder`` and the
 /// commands it reads, performed as ``CommandHost`` in `+Commands`), what it says happened
@@ -37,8 +38,6 @@ final class EngineCore: @unchecked Sendable {
     var liveConnections: Set<[String]> = []
     /// Clients of a dead server whose close did not return in time (a known libjack hang).
     var abandoned: [any LiveBackend] = []
-    /// Apps already reported as bypassed or muted for a fault.
-    var faultsReported: Set<String> = []
     /// The deadline guard's share of the period (0 off); applied to every backend this core adopts.
     var deadlineShare: Double = 0.5
     /// Where apps' nodes run (`--isolation`, trusted folders, the child binary); nil keeps every
@@ -46,10 +45,8 @@ final class EngineCore: @unchecked Sendable {
     var isolation: IsolationPolicy?
     /// The grants file in force: every applied graph is held to it too.
     var grants: Grants?
-    /// Xrun counters as last announced on the event stream: (JACK's, ours, preempted).
-    var xrunsAnnounced: (all: Int64, ours: Int64, preempted: Int64) = (0, 0, 0)
-    /// Whether an `audioStalled` event is out and no `audioResumed` has followed (EngineCore+Stall).
-    var stallAnnounced = false
+    /// What has been told of xruns, stalls and faults (EngineCore+Supervision, +Stall).
+    var health = HealthWatch()
     /// JACK's buffer size as last seen (JACK also calls its callback once at activation).
     var bufferSize: Int
     /// `iaa run --watch`: reloads rebuilt plugin libraries; nil without the option.
@@ -87,6 +84,13 @@ final class EngineCore: @unchecked Sendable {
 
     /// Seconds since the engine started: the session clock.
     var now: Double { clock.now }
+
+    /// Stops the engine when state is touched off its queue: every entry point from outside
+    /// (a request, the tick, a notification's pass, a closed connection) checks it first, so
+    /// the confinement the type's `@unchecked Sendable` promises is enforced, not assumed.
+    func checkOnQueue() {
+        dispatchPrecondition(condition: .onQueue(queue))
+    }
 
     /// Compiles and installs the first plan, and makes the graph's JACK connections.
     func startUp() throws -> [SessionEvent] {

@@ -1,6 +1,6 @@
 /* Landlock's structs and rights, spelled out because Debian 12's kernel headers stop at its third
  * ABI while the kernels it runs on offer more; the kernel checks the sizes passed. Private to
- * restrict.c and restrict_load.c. */
+ * restrict.c and restrict_load.c, with the driver both phases share. */
 #ifndef IAA_LANDLOCK_H
 #define IAA_LANDLOCK_H
 
@@ -43,5 +43,10 @@ static inline size_t iaa_landlock_handle_everything(int abi, struct iaa_landlock
     }
     return size;
 }
+
+/* No new privileges, Landlock granting only reading beneath `readable` (none: nothing at
+ * all), then `seccomp`'s filter: what both phases do, each with its own filter. Returns the
+ * IAA_RESTRICT_* bits applied and notes in `note` what could not be. */
+unsigned iaa_isolation_apply(const char *const *readable, size_t count, int (*seccomp)(void), char *note, size_t note_size);
 
 #endif /* IAA_LANDLOCK_H */

@@ -11,17 +11,10 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <seccomp.h>
-#include <stdio.h>
-#include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-#ifndef PR_SET_NO_NEW_PRIVS
-#define PR_SET_NO_NEW_PRIVS 38
-#endif
 
 int iaa_isolation_thread_count(void) {
     DIR *tasks = opendir("/proc/self/task");
@@ -33,34 +26,6 @@ int iaa_isolation_thread_count(void) {
     }
     closedir(tasks);
     return count;
-}
-
-/* Grants reading beneath `path` (a folder: its files and listings; a file: its contents). A path
- * that cannot be opened or granted (missing, say) stays unreadable: failing closed, the ruleset
- * still applies. */
-static void grant_read(int ruleset, const char *path) {
-    int fd = open(path, O_PATH | O_CLOEXEC);
-    if (fd < 0) return;
-    struct stat info;
-    if (fstat(fd, &info) == 0) {
-        struct iaa_landlock_path_beneath_attr rule = {IAA_LANDLOCK_ACCESS_FS_READ_FILE, fd};
-        if (S_ISDIR(info.st_mode)) rule.allowed_access |= IAA_LANDLOCK_ACCESS_FS_READ_DIR;
-        (void)syscall(SYS_landlock_add_rule, ruleset, IAA_LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
-    }
-    close(fd);
-}
-
-static int apply_landlock(int abi, const char *const *readable, size_t count) {
-    struct iaa_landlock_ruleset_attr attr;
-    size_t size = iaa_landlock_handle_everything(abi, &attr);
-    int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
-    if (ruleset < 0) return -1;
-    for (size_t index = 0; index < count; index++) {
-        if (readable[index] && readable[index][0] == '/') grant_read(ruleset, readable[index]);
-    }
-    int result = (int)syscall(SYS_landlock_restrict_self, ruleset, 0);
-    close(ruleset);
-    return result;
 }
 
 /* Refused outright: making a process or running a program (clone without CLONE_THREAD is
@@ -148,20 +113,5 @@ static int apply_seccomp(void) {
 }
 
 unsigned iaa_isolation_restrict_load(const char *const *readable, size_t count, char *note, size_t note_size) {
-    unsigned applied = 0;
-    if (note && note_size) note[0] = 0;
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0) applied |= IAA_RESTRICT_NO_NEW_PRIVS;
-    int abi = iaa_isolation_landlock_abi();
-    if (abi > 0 && apply_landlock(abi, readable, count) == 0) {
-        applied |= IAA_RESTRICT_LANDLOCK;
-    } else if (note && note_size) {
-        snprintf(note, note_size, "%s", abi > 0 ? "Landlock refused the ruleset; " : "the kernel has no Landlock; ");
-    }
-    if (iaa_isolation_seccomp_available() && apply_seccomp() == 0) {
-        applied |= IAA_RESTRICT_SECCOMP;
-    } else if (note && note_size) {
-        size_t used = strlen(note);
-        snprintf(note + used, note_size - used, "no seccomp filter could be loaded; ");
-    }
-    return applied;
+    return iaa_isolation_apply(readable, count, apply_seccomp, note, note_size);
 }

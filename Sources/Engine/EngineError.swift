@@ -3,7 +3,7 @@ public struct EngineError: Error, CustomStringConvertible {
     public enum Code: String, Sendable {
         case invalidGraph, jackUnreachable, nodeCreationFailed, io, usage
 
-        /// 1 refused or invalid; 2 engine or JACK unreachable; 64 bad usage (README, "The command line").
+        /// 1 refused or invalid; 2 engine or JACK unreachable; 64 bad usage (docs/command-line.md).
         public var exitCode: Int32 {
             switch self {
             case .invalidGraph, .nodeCreationFailed, .io: return 1

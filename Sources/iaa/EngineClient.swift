@@ -5,7 +5,7 @@ import ControlSocket
 import Engine
 
 /// One verb's conversation with the engine: each call either returns the result or reports the
-/// failure on stderr and throws the exit code README's "The command line" assigns to it.
+/// failure on stderr and throws the exit code docs/command-line.md assigns to it.
 struct EngineClient {
     let client: ControlClient
 

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestKit
 
-/// Exit statuses as README sets them (wpctl's plus argument-parser's), and where
+/// Exit statuses as docs/command-line.md sets them (wpctl's plus argument-parser's), and where
 /// diagnostics go.
 @Suite("iaa exit statuses and diagnostics", .serialized)
 struct ExitStatusTests {

@@ -2,16 +2,26 @@ import Foundation
 import Testing
 import TestKit
 
-/// README's examples work when copied: every JSON block validates with the built `iaa` (a whole
-/// graph as is, an app alone inside a minimal graph, a grants file with the head-unit graph, a
-/// timeline rendered over `graphs/demo.json` beside the repository's graphs), and the plugin steps of "Write your own node" run as written, from the folders they say.
-@Suite("README's examples", .serialized)
+/// The examples of README.md and the pages under docs/ work when copied: every JSON block validates
+/// with the built `iaa` (a whole graph as is, an app alone inside a minimal graph, a grants file
+/// with the head-unit graph, a configuration file, a timeline rendered over `graphs/demo.json`
+/// beside the repository's graphs), and the plugin steps of docs/plugins.md's "Write your own
+/// node" run as written, from the folders they say.
+@Suite("The documentation's examples", .serialized)
 struct ReadmeExampleTests {
-    static let readme = Readme.text
+    /// The pages whose JSON blocks are checked: all of them but docs/isolation.md, whose example
+    /// names a plugin library (`./libtremolo.so`) that only exists once a reader has built one.
+    static let checkedPages = Markdown.pages.filter { $0 != "docs/isolation.md" }
 
     /// The code blocks of `language` (`json` also takes `jsonc`), in order.
-    static func blocks(_ languages: Set<String>, in text: String = readme) -> [String] {
-        Readme.blocks(languages, in: text)
+    static func blocks(_ languages: Set<String>, in text: String) -> [String] {
+        Markdown.blocks(languages, in: text)
+    }
+
+    /// Whether a JSON block is a fragment of a file (members of an object, as docs/programs.md
+    /// shows the `programs` block) rather than a whole value: it is shown, not copied alone.
+    static func isFragment(_ json: String) -> Bool {
+        json.drop { $0.isWhitespace }.first == "\""
     }
 
     /// The text without `//` comments (those outside strings), as a JSON reader wants it.
@@ -58,7 +68,7 @@ struct ReadmeExampleTests {
             return ["render", directory + "/demo.json", "--timeline", file, "-d", "2", "-o", directory + "/timeline-\(index).wav"]
         default:
             // One app, as the audio-session and Inter-App Audio sections show them.
-            let id = try #require(object["id"] as? String, "README block \(index) is neither a graph, a grants file nor an app:\n\(block)")
+            let id = try #require(object["id"] as? String, "JSON block \(index) is neither a graph, a grants file nor an app:\n\(block)")
             // A program app's sound leaves at out_1 (docs/programs.md); a node's at out.
             let output = object["program"] == nil ? "out" : "out_1"
             let graph = """
@@ -70,16 +80,18 @@ struct ReadmeExampleTests {
         }
     }
 
-    @Test("every JSON example in README validates when copied")
+    @Test("every JSON example in README and docs/ validates when copied")
     func jsonExamplesValidate() throws {
-        let examples = Self.blocks(["json", "jsonc"])
-        #expect(examples.count >= 4, "README has \(examples.count) JSON blocks")
+        let examples = Self.checkedPages.flatMap { page in
+            Self.blocks(["json", "jsonc"], in: Markdown.page(page)).map { (page: page, block: $0) }
+        }.filter { !Self.isFragment(Self.strippingComments($0.block)) }
+        #expect(examples.count >= 10, "README and docs/ have \(examples.count) whole JSON blocks")
         let directory = NSTemporaryDirectory() + "iaa-readme-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.copyItem(atPath: Repository.root + "/graphs/graph.schema.json",
                                          toPath: directory + "/graph.schema.json")
-        for (index, block) in examples.enumerated() {
+        for (index, (page, block)) in examples.enumerated() {
             var arguments = try Self.validation(of: block, in: directory, index: index)
             var environment: [String: String] = [:]
             if arguments.first == "config" {
@@ -87,20 +99,20 @@ struct ReadmeExampleTests {
                 arguments = ["validate", Repository.root + "/graphs/demo.json"]
             }
             let result = try IAACommand.run(arguments, environment: environment)
-            #expect(result.status == 0, "README JSON block \(index) does not validate:\n\(block)\n\(result.stderr)")
+            #expect(result.status == 0, "a JSON block of \(page) does not validate:\n\(block)\n\(result.stderr)")
         }
     }
 }
 
 extension ReadmeExampleTests {
-    /// The shell blocks of README's "Write your own node", steps 1 and 2, in order.
+    /// The shell blocks of docs/plugins.md's "Write your own node", steps 1 and 2, in order.
     static var pluginSteps: [String] {
-        guard let start = readme.range(of: "### 1. Install iaa, then scaffold"),
-              let end = readme.range(of: "### 3. Write the DSP") else { return [] }
-        return blocks(["sh"], in: String(readme[start.lowerBound..<end.lowerBound]))
+        let steps = Markdown.section(from: "### 1. Install iaa, then scaffold", to: "### 3. Write the DSP",
+                                     in: Markdown.page("docs/plugins.md"))
+        return blocks(["sh"], in: steps)
     }
 
-    @Test("README's plugin steps work as written: install from the clone, scaffold, build, test and render from the plugin's folder")
+    @Test("docs/plugins.md's plugin steps work as written: install from the clone, scaffold, build, test and render from the plugin's folder")
     func pluginStepsAsWritten() throws {
         let steps = Self.pluginSteps
         try #require(steps.count == 3, "expected three shell blocks (install, scaffold, build and test), found \(steps.count)")
@@ -143,11 +155,11 @@ extension ReadmeExampleTests {
         if process.isRunning {
             kill(-process.processIdentifier, SIGKILL)
             process.terminate()
-            Issue.record("the README's steps did not finish within 240 s")
+            Issue.record("the plugin steps did not finish within 240 s")
         }
         process.waitUntilExit()
         let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        #expect(process.terminationStatus == 0, "the README's steps failed:\n\(output)")
+        #expect(process.terminationStatus == 0, "the plugin steps failed:\n\(output)")
         #expect(output.contains("RMS 0.17678, expected 0.17678: ok"), "\(output)")
         // The installed binary scaffolded on its own, and nothing scaffolded names a path of this machine.
         let folder = directory + "/work/fuzz"

@@ -4,7 +4,7 @@ import SignalAnalysis
 import Testing
 import TestKit
 
-/// graphs/headunit.json with its timeline gives the events and levels README's story describes.
+/// graphs/headunit.json with its timeline gives the events and levels docs/audio-sessions.md's story describes.
 @Suite("The head-unit story")
 struct HeadUnitScenarioTests {
     struct Story {

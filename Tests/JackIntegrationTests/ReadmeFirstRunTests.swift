@@ -6,18 +6,19 @@ import Testing
 import TestKit
 
 extension JackIntegration {
-    /// README's "From zero to a ducked music player" and the second player of "Programs the graph
-    /// does not name", run as written (all but `apt-get`, whose packages tools/test installs) with
+    /// docs/programs.md's "From zero to a ducked music player" and its second player ("A second
+    /// player", in "Admitting programs the graph does not name"), run as written (all but `apt-get`, whose packages tools/test installs) with
     /// real mpv, espeak-ng and jack_rec: installed into a fresh HOME by `tools/install`, the engine's
     /// socket in a private XDG_RUNTIME_DIR, a generated 1 kHz `song.ogg` as the user's song.
-    @Suite("README's first run, as written", .serialized,
+    @Suite("The first run with programs, as written", .serialized,
            .enabled(if: JackHarness.server != nil, "needs the private JACK server that tools/test starts"))
     struct ReadmeFirstRunTests {
         /// The shell blocks: the first run's one, then the second player's.
         static var steps: [String] {
-            let firstRun = Readme.section(from: "### From zero to a ducked music player", to: "### The session library")
-            let admission = Readme.section(from: "### Programs the graph does not name", to: "### Program figures")
-            return Readme.blocks(["sh"], in: firstRun) + Readme.blocks(["sh"], in: admission)
+            let page = Markdown.page("docs/programs.md")
+            let firstRun = Markdown.section(from: "## From zero to a ducked music player", to: "## 1. In the graph file", in: page)
+            let admission = Markdown.section(from: "### A second player", to: "### What is admitted", in: page)
+            return Markdown.blocks(["sh"], in: firstRun) + Markdown.blocks(["sh"], in: admission)
         }
 
         /// The block as a script: the `apt-get` line left out, and after each command put in the
@@ -51,7 +52,7 @@ extension JackIntegration {
         func firstRunAsWritten() throws {
             let steps = Self.steps
             try #require(steps.count == 2, "expected the first run's shell block and the second player's, found \(steps.count)")
-            // As in README's plugin steps: tools/install builds only what is stale, and a build cannot
+            // As in docs/plugins.md's plugin steps: tools/install builds only what is stale, and a build cannot
             // run while `swift test` holds the build folder; tools/test builds these first.
             let current = try runCommand("/bin/sh", ["-c", """
                 cd "\(Repository.root)" && test -x .build/release/iaa && test -x .build/release/libiaa-session.so \
@@ -115,13 +116,13 @@ extension JackIntegration {
                     for pid in left { kill(pid, SIGKILL) }
                     return left.isEmpty
                 }
-                #expect(gone, "processes of the README's steps outlived the test: \(Self.processes(marked: mark))")
+                #expect(gone, "processes of the first run's steps outlived the test: \(Self.processes(marked: mark))")
                 process.waitUntilExit()
             }
             let finished = waitUntil(seconds: 240) { status()?.isEmpty == false }
             let output = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
-            try #require(finished, "the README's steps did not finish within 240 s:\n\(output())")
-            try #require(status() == "0", "the README's steps failed (exit \(status() ?? "?")):\n\(output())")
+            try #require(finished, "the first run's steps did not finish within 240 s:\n\(output())")
+            try #require(status() == "0", "the first run's steps failed (exit \(status() ?? "?")):\n\(output())")
 
             // Three prompts, each played to the end (mpv ends its status lines with a carriage return).
             #expect(output().split(whereSeparator: \.isNewline).filter { $0 == "done" }.count == 3, "\(output())")

@@ -8,7 +8,7 @@ import NodeKit
 /// the graph), how the engine waits for a fade (a timer live, a frame offline), and what only a
 /// JACK client with programs keeps around an applied graph.
 protocol CommandHost: AnyObject {
-    var sessions: SessionController { get }
+    var sessions: AudioSessionController { get }
     var controlBackend: any ControlBackend { get }
     /// Installs a changed graph (``PlanInstall`` with `.adopt`, or `.replace` without
     /// `sameSessions`) and returns the session events the change caused.
@@ -98,7 +98,7 @@ extension CommandHost {
 
     /// Swaps `fileGraph` in for the running graph, keeping every unchanged app's node (its phase
     /// and state). Sessions are kept when the graph's own apps keep theirs; admitted apps come and
-    /// go with their sessions either way (`SessionController.adopt`).
+    /// go with their sessions either way (`AudioSessionController.adopt`).
     private func apply(_ fileGraph: Graph, at time: Double) throws -> CommandOutcome {
         let old = sessions.graph
         let (graph, droppedAdmitted) = carryingAdmitted(into: fileGraph)

@@ -5,7 +5,7 @@ import ControlSocket
 /// Programs speaking for their apps over the control socket (the session library): attaching by
 /// identity, one owner per app, and a session that ends with its program. The session requests
 /// themselves are the ordinary ones (`session.activate`…), decoded by `sessionAction` and applied
-/// by the one `SessionController`, like the command line's and the timelines'.
+/// by the one `AudioSessionController`, like the command line's and the timelines'.
 extension EngineCore {
     /// What a connection attached to an app may still ask: reading, and acting for its own app.
     enum OwnedRequest {

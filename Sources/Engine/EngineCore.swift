@@ -21,7 +21,7 @@ final class EngineCore: @unchecked Sendable {
     let queue = DispatchQueue(label: "iaa.control")
     var backend: any LiveBackend
     var builder: PlanBuilder
-    private(set) var sessions: SessionController
+    private(set) var sessions: AudioSessionController
     /// The graph file as last applied (for `dump --graph`, which also reflects live changes).
     private(set) var description: GraphDescription
     let clientName: String
@@ -76,7 +76,7 @@ final class EngineCore: @unchecked Sendable {
         bufferSize = backend.maximumFrames
         builder = PlanBuilder(sampleRate: backend.sampleRate, maximumFrames: backend.maximumFrames,
                               gainRampSeconds: graph.policy.rampSeconds)
-        sessions = SessionController(graph: graph)
+        sessions = AudioSessionController(graph: graph)
         let clock = EngineClock()
         self.clock = clock
         publisher = EventPublisher(clock: clock)
@@ -103,7 +103,7 @@ final class EngineCore: @unchecked Sendable {
     /// An app whose plugin library was rebuilt gets a node running the new code, swapped in
     /// with a fade (``CodeSwap``); its parameters are the graph's, its ports and connections stay.
     /// With `sameSessions`, every session stays as it is; apps admitted or removed
-    /// (`programs.admit`) gain or lose theirs (see `SessionController.adopt`).
+    /// (`programs.admit`) gain or lose theirs (see `AudioSessionController.adopt`).
     func install(_ newGraph: Graph, sameSessions: Bool) throws -> [SessionEvent] {
         try installAdopting(newGraph, sameSessions: sameSessions).events
     }

@@ -8,7 +8,7 @@ import OfflineBackend
 final class OfflineEngine: CommandHost {
     let backend: OfflineBackend
     let builder: PlanBuilder
-    private(set) var sessions: SessionController
+    private(set) var sessions: AudioSessionController
     /// The first plan (whose nodes the render shuts down at the end).
     let firstPlan: RenderPlan
     /// The events starting the graph caused (node connections).
@@ -20,7 +20,7 @@ final class OfflineEngine: CommandHost {
     init(graph: Graph, backend: OfflineBackend, builder: PlanBuilder) throws {
         self.backend = backend
         self.builder = builder
-        let first = try PlanInstall(graph, builder: builder, sessions: SessionController(graph: graph), binding: .first,
+        let first = try PlanInstall(graph, builder: builder, sessions: AudioSessionController(graph: graph), binding: .first,
                                     on: backend, at: 0)
         sessions = first.sessions
         firstPlan = first.plan

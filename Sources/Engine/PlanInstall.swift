@@ -8,7 +8,7 @@ enum SessionBinding {
     case first
     /// The same sessions bind to the new plan's slots (a new backend, a plan that waited for a fade).
     case rebind
-    /// A changed graph under the same sessions (see `SessionController.adopt`): apps admitted or
+    /// A changed graph under the same sessions (see `AudioSessionController.adopt`): apps admitted or
     /// removed gain or lose theirs, every other session stays as it is.
     case adopt
     /// A changed graph whose sessions all start afresh.
@@ -21,7 +21,7 @@ enum SessionBinding {
 /// with a fade (``CodeSwap``). When the backend refuses the plan, everything is as before.
 struct PlanInstall {
     /// The sessions now bound to the plan (a new controller for `.replace`).
-    let sessions: SessionController
+    let sessions: AudioSessionController
     /// The session events the change caused (node connections made or ended, sessions removed).
     let events: [SessionEvent]
     /// How the sessions of apps new to the graph started (`.adopt`), by app.
@@ -29,7 +29,7 @@ struct PlanInstall {
     let plan: RenderPlan
 
     /// Installs `graph`'s plan on `backend` at `time` (seconds on the engine's clock).
-    init(_ graph: Graph, builder: PlanBuilder, sessions: SessionController, binding: SessionBinding,
+    init(_ graph: Graph, builder: PlanBuilder, sessions: AudioSessionController, binding: SessionBinding,
          on backend: some ControlBackend, at time: Double) throws {
         let rebuilt = builder.instances.appsWithNewCode(in: graph)
         let plan = try builder.plan(for: graph)
@@ -48,7 +48,7 @@ struct PlanInstall {
             case .adopt:
                 (events, setups) = try sessions.adopt(graph, plan: plan, at: time) { try backend.install(plan) }
             case .replace:
-                bound = SessionController(graph: graph)
+                bound = AudioSessionController(graph: graph)
                 events = bound.attach(plan, initial: false, at: time)
                 try backend.install(plan)
             }

@@ -17,7 +17,7 @@ struct Scenario {
         self.log = log
     }
 
-    private var sessions: SessionController { engine.sessions }
+    private var sessions: AudioSessionController { engine.sessions }
 
     private var sampleRate: Double { log.sampleRate }
 

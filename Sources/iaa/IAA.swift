@@ -23,7 +23,7 @@ struct IAA: ParsableCommand {
         UserConfiguration.applyDefaults()
         // New Session Manager starts its clients by executable name alone, with NSM_URL set.
         if CommandLine.arguments.count == 1, let url = ProcessInfo.processInfo.environment["NSM_URL"], !url.isEmpty {
-            Foundation.exit(NSMSession.run(url: url))
+            Foundation.exit(UnderSessionManager.run(url: url))
         }
         main(nil)
     }

@@ -7,7 +7,7 @@ import SessionManager
 /// set; iaa announces itself, waits for `open`, runs `PATH/graph.json` as JACK client CLIENT_ID
 /// (creating an empty graph the first time), and on `save` writes the running engine's graph
 /// there, hand-made changes included, through its own control socket (`dump --graph`).
-enum NSMSession {
+enum UnderSessionManager {
     static func run(url: String) -> Int32 {
         guard let client = NSMClient(url: url) else {
             StandardError.write("iaa: NSM_URL \"\(url)\" is not an OSC address such as osc.udp://host:port/", level: .error)

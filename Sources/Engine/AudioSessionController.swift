@@ -5,7 +5,7 @@ import AudioSession
 /// decision into per-app gain targets, suspension and microphone flags that the audio thread
 /// follows (ramped, so no decision clicks), and runs Inter-App Audio's node lifecycle.
 /// Control side only; one caller at a time.
-public final class SessionController {
+public final class AudioSessionController {
     public private(set) var policy: SessionPolicy
     public private(set) var graph: Graph
     private var slots: [String: NodeSlot] = [:]

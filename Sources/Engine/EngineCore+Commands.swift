@@ -33,9 +33,9 @@ extension EngineCore: CommandHost {
         noteOwnConnection(pair.source, pair.destination)
     }
 
-    /// A rule's connection stays removed, as one removed by hand (see `heldRulePairs`).
+    /// A rule's connection stays removed, as one removed by hand (``RuleBook``).
     func willDisconnectPorts(_ pair: PortPair) {
-        if rulePair(pair.source, pair.destination) != nil { heldRulePairs.insert([pair.source, pair.destination]) }
+        if rulePair(pair.source, pair.destination) != nil { ruleBook.hold([pair.source, pair.destination]) }
     }
 
     func willApply(_ graph: Graph) {

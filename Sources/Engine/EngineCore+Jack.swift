@@ -11,10 +11,10 @@ extension EngineCore {
     /// leave their rule pending: it is made when the port appears.
     /// Rule connections removed by hand are made again too.
     func connectExternals(_ connections: [ExternalConnection]) -> [String] {
-        heldRulePairs = []
+        ruleBook.releaseAll()
         var warnings = pendingRuleWarnings(connections)
         for outcome in makeRules(connections) {
-            if case .failed = outcome.result { warnings.append("\(outcome)") } else { ownConnections.insert([outcome.source, outcome.destination]) }
+            if case .failed = outcome.result { warnings.append("\(outcome)") }
         }
         routeAvailable = outputsReachOutside()
         return warnings
@@ -24,8 +24,7 @@ extension EngineCore {
     /// patchbay): an event, and a route change when our outputs lost or regained their last one.
     func connectionChanged(source: String, destination: String, connected: Bool) {
         checkOnQueue()
-        let ours = ownConnections.remove([source, destination]) != nil
-        if connected { liveConnections.insert([source, destination]) } else { liveConnections.remove([source, destination]) }
+        let ours = connections.notified([source, destination], connected: connected)
         if !connected, !ours { ruleConnectionRemoved(source, destination) }
         if connected, !ours { programConnectionMade(source, destination) }
         publisher.announce("connection", .object([("from", .string(source)), ("to", .string(destination)),
@@ -131,8 +130,7 @@ extension EngineCore {
         isolation?.settings.placement?.adopt(audioThread: newBackend.audioThread)
         backend = newBackend
         bufferSize = newBackend.maximumFrames
-        let remembered = liveConnections
-        liveConnections = []
+        let remembered = connections.takeLive()
         for warning in connectExternals(graph.externalConnections) { StandardError.warning("\(warning)") }
         // The programs are clients of the new server too, when they come back: found afresh.
         programs.clients = [:]
@@ -149,11 +147,11 @@ extension EngineCore {
 
     /// Remembers a connection the engine asked for, so its notification is attributed to iaa.
     func noteOwnConnection(_ source: String, _ destination: String) {
-        ownConnections.insert([source, destination])
+        connections.asking([source, destination])
     }
 
     /// Forgets a connection the engine asked for and JACK refused.
     func forgetOwnConnection(_ source: String, _ destination: String) {
-        ownConnections.remove([source, destination])
+        connections.refused([source, destination])
     }
 }

@@ -27,7 +27,7 @@ extension EngineCore {
         let app: String
         let outgoing: Bool
 
-        /// Pairs removed by hand and left alone (see `heldRulePairs`).
+        /// Pairs removed by hand and left alone (``RuleBook``).
         let removed: Set<[String]>
 
         /// Where a rule stands, in `status`'s words.
@@ -58,7 +58,7 @@ extension EngineCore {
             return RuleState(rule: GraphDiff.text(connection, in: graph), pairs: pairs,
                              waitingFor: resolved.unmatched.isEmpty ? nil : "\(connection.endpoint)",
                              app: connection.ports.first.map { graph.apps[$0.app].id } ?? "",
-                             outgoing: connection.direction == .toExternal, removed: heldRulePairs)
+                             outgoing: connection.direction == .toExternal, removed: ruleBook.held)
         }
     }
 
@@ -69,29 +69,25 @@ extension EngineCore {
         var outcomes: [ConnectionOutcome] = []
         var current: Set<[String]> = []
         for connection in connections {
-            for pair in backend.portPairs(connection, in: graph).pairs {
-                current.insert([pair.source, pair.destination])
-                if heldRulePairs.contains([pair.source, pair.destination]) { continue }
-                guard !backend.isConnected(pair.source, pair.destination) else {
-                    ruleFailures[[pair.source, pair.destination]] = nil
+            for pair in backend.portPairs(connection, in: graph).pairs.map({ [$0.source, $0.destination] }) {
+                current.insert(pair)
+                guard ruleBook.shouldMake(pair) else { continue }
+                guard !backend.isConnected(pair[0], pair[1]) else {
+                    ruleBook.made(pair)
                     continue
                 }
-                noteOwnConnection(pair.source, pair.destination)
-                let outcome = backend.connect(pair.source, pair.destination)
+                noteOwnConnection(pair[0], pair[1])
+                let outcome = backend.connect(pair[0], pair[1])
                 if case .failed = outcome.result {
-                    forgetOwnConnection(pair.source, pair.destination)
-                    if ruleFailures[[pair.source, pair.destination]] == nil { ruleFailures[[pair.source, pair.destination]] = (now, false) }
+                    forgetOwnConnection(pair[0], pair[1])
+                    ruleBook.refused(pair, at: now)
                 } else {
-                    ruleFailures[[pair.source, pair.destination]] = nil
+                    ruleBook.made(pair)
                 }
                 outcomes.append(outcome)
             }
         }
-        // A pair whose port went away is pending now, not failing nor removed.
-        if connections.count == graph.externalConnections.count {
-            for pair in ruleFailures.keys where !current.contains(pair) { ruleFailures[pair] = nil }
-            heldRulePairs = heldRulePairs.filter(current.contains)
-        }
+        if connections.count == graph.externalConnections.count { ruleBook.keep(only: current) }
         return outcomes
     }
 
@@ -100,29 +96,23 @@ extension EngineCore {
     /// refusing for two seconds (a program is refused only until it activates).
     func keepRules() {
         for outcome in makeRules(graph.externalConnections) {
-            guard case .failed = outcome.result, let failure = ruleFailures[[outcome.source, outcome.destination]],
-                  !failure.warned, now - failure.since >= 2 else { continue }
-            ruleFailures[[outcome.source, outcome.destination]]?.warned = true
+            guard case .failed = outcome.result, ruleBook.shouldWarn([outcome.source, outcome.destination], at: now) else { continue }
             StandardError.warning("\(outcome)")
         }
     }
 
     /// Someone other than the engine removed a JACK connection: when a rule stands for it, it is
-    /// left alone until its outside end appears again (see `heldRulePairs`).
+    /// left alone until its outside end appears again (``RuleBook``).
     func ruleConnectionRemoved(_ source: String, _ destination: String) {
         guard rulePair(source, destination) != nil else { return }
-        heldRulePairs.insert([source, destination])
+        ruleBook.hold([source, destination])
     }
 
     /// Ports or clients appeared (`names`: full port names and client names): the rule
     /// connections removed by hand at those ends are made again with the rest.
     func portsAppeared(_ names: [String]) {
         checkOnQueue()
-        let ours = clientName + ":"
-        heldRulePairs = heldRulePairs.filter { pair in
-            let outside = pair.filter { !$0.hasPrefix(ours) }
-            return !outside.contains { port in names.contains { $0 == port || port.hasPrefix($0 + ":") } }
-        }
+        ruleBook.release(appeared: names, ours: clientName + ":")
         keepRules()
         routePrograms()
     }

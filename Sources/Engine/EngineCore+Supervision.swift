@@ -17,8 +17,8 @@ extension EngineCore {
         backend.collectRetiredPlans()
         announceXruns(at: time)
         announceStall(at: time)
-        // Twice a second: a refused rule connection is tried again (see `ruleFailures`).
-        if !ruleFailures.isEmpty, Int(time * 10) % 5 == 0 { keepRules() }
+        // Twice a second: a refused rule connection is tried again (``RuleBook``).
+        if ruleBook.hasFailures, Int(time * 10) % 5 == 0 { keepRules() }
         if programs.retryDue, Int(time * 10) % 5 == 0 { routePrograms() }
         if Int(time * 10) % 5 == 0, programs.awaitingProcess(at: time) { identifyPrograms() }
         guard let plan = backend.currentPlan else { return }

@@ -30,12 +30,10 @@ final class EngineCore: @unchecked Sendable {
     let clock: EngineClock
     /// What the engine says happened, to the control socket's streams and stderr.
     let publisher: EventPublisher
-    /// Connections the engine itself asked JACK for, so their notifications say `by: iaa`.
-    var ownConnections: Set<[String]> = []
+    /// Which connections to our ports the engine asked for, and every one there is now.
+    var connections = ConnectionLedger()
     /// Whether any of our outputs reaches something outside (a route, in Apple's terms).
     var routeAvailable = true
-    /// Every JACK connection to our ports now, whoever made it: what a server restart re-makes.
-    var liveConnections: Set<[String]> = []
     /// Clients of a dead server whose close did not return in time (a known libjack hang).
     var abandoned: [any LiveBackend] = []
     /// The deadline guard's share of the period (0 off); applied to every backend this core adopts.
@@ -56,13 +54,8 @@ final class EngineCore: @unchecked Sendable {
     let rulesDue = Atomic<Bool>(false)
     /// The ports and clients that appeared since the last pass, by name.
     let appeared = Mutex<[String]>([])
-    /// Rule connections someone removed by hand (or with `iaa disconnect`): left alone until a
-    /// port or client at their outside end appears again (the program restarted), or `apply`.
-    var heldRulePairs: Set<[String]> = []
-    /// Rule connections JACK refused, with when they first failed: retried on the clock tick
-    /// (a program's ports exist before it activates, and JACK refuses connections until then),
-    /// warned about once they keep failing.
-    var ruleFailures: [[String]: (since: Double, warned: Bool)] = [:]
+    /// The connection rules' pairs removed by hand and refused by JACK (EngineCore+Rules).
+    var ruleBook = RuleBook()
     /// The outside processes behind program apps (docs/programs.md).
     var programs = ProgramRoster()
 

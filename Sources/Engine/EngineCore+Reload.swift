@@ -39,6 +39,7 @@ extension EngineCore {
     /// Reloads every app whose library file changed on disk (`--watch`); a library that does
     /// not load (a build still being written, a broken one) is a warning, and the old code runs on.
     func reloadChangedLibraries() {
+        checkOnQueue()
         var rebuilt: [App] = []
         for app in graph.apps where app.type.code != nil {
             do {
@@ -70,18 +71,20 @@ extension EngineCore {
                                field: "app")
         }
         guard identity.description != code.identity else { return .unchanged(library: code.library) }
-        let library: PluginLibrary
+        // Opened as a graph load opens it: an untrusted library is described by a sandboxed child.
+        let library: NativeLibrary
         do {
-            library = try PluginLibrary.load(path: code.library)
+            library = try GraphLoading.resolver.open(library: code.library)
         } catch {
             throw ControlError(error.code, error.hint.map { "\(error.message); \($0)" } ?? error.message, field: "app")
         }
         let selector = PluginResolver.split(app.type.id).selector
-        guard let descriptor = selector.map(library.descriptor) ?? (library.descriptors.count == 1 ? library.descriptors.first : nil) else {
-            throw ControlError(.unknownPlugin, "the rebuilt \(code.library) no longer offers \"\(selector ?? app.type.id)\" (it offers \(library.descriptors.map(\.id).joined(separator: ", ")))",
+        let ids = library.descriptorIDs
+        guard let descriptor = selector ?? (ids.count == 1 ? ids.first : nil),
+              let type = library.nodeType(descriptor, id: app.type.id) else {
+            throw ControlError(.unknownPlugin, "the rebuilt \(code.library) no longer offers \"\(selector ?? app.type.id)\" (it offers \(ids.joined(separator: ", ")))",
                                field: "app")
         }
-        let type = library.nodeType(descriptor, id: app.type.id)
         let changes = [("ports", type.layout(app.configuration) != app.layout), ("parameters", type.parameters != app.type.parameters),
                        ("entitlements", type.requestedEntitlements != app.type.requestedEntitlements),
                        ("component", type.component != app.type.component)].filter(\.1).map(\.0)
@@ -96,6 +99,7 @@ extension EngineCore {
 
     /// Points the `--watch` watcher at the libraries the running graph loaded.
     func libraryFoldersChanged() {
+        checkOnQueue()
         guard let watcher = libraryWatcher else { return }
         let libraries = Set(graph.apps.compactMap { $0.type.code?.library }).sorted()
         for warning in watcher.watch(libraries: libraries) { StandardError.warning(warning) }

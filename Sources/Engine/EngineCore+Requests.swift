@@ -5,6 +5,7 @@ import ControlSocket
 /// One control request in, one reply out (PROTOCOL.md, "Methods"). Runs on the control queue.
 extension EngineCore {
     func handle(_ request: ControlRequest) -> ControlReply {
+        checkOnQueue()
         let reply = respond(to: request)
         if StandardError.level >= .debug {
             let outcome: String
@@ -29,7 +30,7 @@ extension EngineCore {
             switch method {
             case .status: return .result(status())
             case .dump: return .result(request["graph"]?.boolValue == true ? .object([("file", .string(exportedGraph()))]) : dump())
-            case .ports: return .result(.array(backend.ports().map(Self.portJSON)))
+            case .ports: return .result(.array(backend.livePorts().map(Self.portJSON)))
             case .graph: return .result(.object([("dot", .string(dot()))]))
             case .connect, .disconnect, .set: return try performRequest(method, request)
             case .get: return try getParameters(request)

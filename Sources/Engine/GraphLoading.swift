@@ -6,10 +6,23 @@ import PluginHost
 /// Loads graph files against every node type the engine knows.
 public enum GraphLoading {
     /// The node types graphs may use: the built-ins, and plugin libraries named by path (relative
-    /// to the graph file's folder) or by a name found on `IAA_PLUGIN_PATH`.
+    /// to the graph file's folder) or by a name found on `IAA_PLUGIN_PATH`. A native library the
+    /// engine does not trust is described by a sandboxed child, never opened here.
     public static var registry: NodeRegistry {
+        registry(resolver: resolver)
+    }
+
+    /// `IAA_PLUGIN_PATH`, with untrusted native libraries described by a sandboxed child
+    /// (``LibraryDescriber``): what the engine and the inspection commands open libraries with.
+    public static var resolver: PluginResolver {
+        PluginResolver.fromEnvironment().sandboxed(LibraryDescriber.sandbox)
+    }
+
+    /// The built-ins and the plugins `resolver` finds. The isolated child passes a resolver
+    /// without a sandbox: it is the sandbox, and opens its one library itself.
+    public static func registry(resolver: PluginResolver) -> NodeRegistry {
         var registry = BuiltinNodes.registry
-        registry.resolver = PluginResolver.fromEnvironment().registryResolver
+        registry.resolver = resolver.registryResolver
         return registry
     }
 

@@ -12,7 +12,7 @@ import PluginHost
 /// `IAA_TRUSTED_PATH`. Control side.
 public struct IsolationPolicy: Sendable {
     /// Folders only root writes; a native plugin library under one of them is trusted.
-    public static let systemFolders = ["/usr/lib", "/usr/lib64", "/usr/local/lib"]
+    public static let systemFolders = LibraryTrust.systemFolders
 
     /// `--isolation`: what apps get when the graph says nothing.
     public var engineDefault: IsolationChoice
@@ -29,19 +29,20 @@ public struct IsolationPolicy: Sendable {
 
     /// The system folders and `IAA_TRUSTED_PATH`, the child being this `iaa` binary.
     public static func fromEnvironment(engineDefault: IsolationChoice = .auto, share: Double = 0.5) -> IsolationPolicy {
-        let environment = ProcessInfo.processInfo.environment
-        let trusted = systemFolders + PluginResolver.searchPath(from: environment["IAA_TRUSTED_PATH"])
-        return IsolationPolicy(engineDefault: engineDefault, trustedFolders: trusted,
+        IsolationPolicy(engineDefault: engineDefault, trustedFolders: LibraryTrust.fromEnvironment().folders,
                                settings: IsolationSettings(executable: childExecutable(), share: share))
     }
 
     /// The `iaa` binary: this process's own when it is `iaa`, else `$IAA_BIN` (tests that run
-    /// the engine inside a test runner), else `iaa` next to nothing (the child then fails to
-    /// start, and the app's status says so).
+    /// the engine inside a test runner), else an `iaa` next to this executable (a test runner in
+    /// the build folder), else this executable (the child then fails to start, and the app's
+    /// status or the describe error says so).
     static func childExecutable() -> String {
         let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
         if own.hasSuffix("/iaa") { return own }
-        return ProcessInfo.processInfo.environment["IAA_BIN"] ?? own
+        if let chosen = ProcessInfo.processInfo.environment["IAA_BIN"] { return chosen }
+        let sibling = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("iaa").path
+        return FileManager.default.isExecutableFile(atPath: sibling) ? sibling : own
     }
 
     /// Where `app`'s node runs.
@@ -54,11 +55,7 @@ public struct IsolationPolicy: Sendable {
     /// Whether `auto` keeps nodes of `type` in process.
     public func trusts(_ type: NodeType) -> Bool {
         guard let code = type.code else { return true }  // built-in, LV2 or LADSPA
-        let path = URL(fileURLWithPath: code.library).resolvingSymlinksInPath().path
-        return trustedFolders.contains { folder in
-            let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-            return path.hasPrefix(prefix)
-        }
+        return LibraryTrust(folders: trustedFolders).trusts(library: code.library)
     }
 
     /// The factory `NodeInstances` calls: an ``IsolatedNode`` for isolated apps, the type's own

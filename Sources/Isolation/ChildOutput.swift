@@ -28,9 +28,14 @@ final class ChildOutput {
     private var dropped = 0
     private var open = true
 
-    init(descriptor: Int32, app: String, pid: Int32) {
+    convenience init(descriptor: Int32, app: String, pid: Int32) {
+        self.init(descriptor: descriptor, source: "app \"\(Self.escaped(Array(app.utf8)))\" (isolated child \(pid))")
+    }
+
+    /// Lines tagged `iaa: <source> says: `; `source` is already escaped.
+    init(descriptor: Int32, source: String) {
         self.descriptor = descriptor
-        source = "app \"\(Self.escaped(Array(app.utf8)))\" (isolated child \(pid))"
+        self.source = source
         prefix = "iaa: \(source) says: "
     }
 

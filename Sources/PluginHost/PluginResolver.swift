@@ -17,13 +17,47 @@ import Darwin
 /// - `lv2:URI` and `ladspa:NAME` name installed LV2 and LADSPA plugins (``FormatCatalog``).
 ///
 /// Native plugins load only from these places, never from the library search path of the system.
+///
+/// With a ``Sandbox``, a native library that is not trusted (``LibraryTrust``) is never opened in
+/// this process: a sandboxed child describes it (docs/isolation.md, "The describe child").
 public struct PluginResolver: Sendable {
+    /// How the engine learns an untrusted library's node types without running its code.
+    public struct Sandbox: Sendable {
+        /// Which libraries may be opened in this process.
+        public let trust: LibraryTrust
+        /// The description of the library at a path (absolute, a file), from a sandboxed child.
+        public let describe: @Sendable (String) -> Result<LibraryDescription, PluginLoadError>
+
+        public init(trust: LibraryTrust, describe: @escaping @Sendable (String) -> Result<LibraryDescription, PluginLoadError>) {
+            self.trust = trust
+            self.describe = describe
+        }
+    }
+
     /// Folders searched for bare names, in order.
     public let searchPath: [String]
+    /// Nil: every native library is opened in this process (the isolated child, which is the
+    /// sandbox; tests of the loader).
+    public let sandbox: Sandbox?
 
     /// A resolver searching `searchPath` for bare names.
-    public init(searchPath: [String]) {
+    public init(searchPath: [String], sandbox: Sandbox? = nil) {
         self.searchPath = searchPath
+        self.sandbox = sandbox
+    }
+
+    /// The same resolver, describing untrusted libraries through `sandbox`.
+    public func sandboxed(_ sandbox: Sandbox) -> PluginResolver {
+        PluginResolver(searchPath: searchPath, sandbox: sandbox)
+    }
+
+    /// The library at `path` (a file): described by the sandbox when there is one and it does not
+    /// trust the path, else loaded here.
+    public func open(library path: String) throws(PluginLoadError) -> NativeLibrary {
+        if let sandbox, !sandbox.trust.trusts(library: path) {
+            return .described(try sandbox.describe(path).get())
+        }
+        return .loaded(try PluginLibrary.load(path: path))
     }
 
     /// A resolver searching `IAA_PLUGIN_PATH` (empty entries are skipped).
@@ -46,26 +80,27 @@ public struct PluginResolver: Sendable {
             }
         }
         let (reference, selector) = Self.split(plugin)
-        let library: PluginLibrary
+        let library: NativeLibrary
         do {
             let path = try locate(reference, graphDirectory: graphDirectory)
-            library = try PluginLibrary.load(path: path)
+            library = try open(library: path)
         } catch {
             return .failure(error)
         }
+        let ids = library.descriptorIDs
         if let selector {
-            guard let descriptor = library.descriptor(selector) else {
+            guard let type = library.nodeType(selector, id: plugin) else {
                 return .failure(PluginLoadError(.unknownPlugin, "\(library.path) has no node type \"\(selector)\"",
-                                                hint: "its node types: " + library.descriptors.map(\.id).joined(separator: ", ")))
+                                                hint: "its node types: " + ids.joined(separator: ", ")))
             }
-            return .success(library.nodeType(descriptor, id: plugin))
+            return .success(type)
         }
-        guard library.descriptors.count == 1, let only = library.descriptors.first else {
-            let choices = library.descriptors.map { "\(reference)#\($0.id)" }
-            return .failure(PluginLoadError(.unknownPlugin, "\(library.path) holds \(library.descriptors.count) node types; name one",
+        guard ids.count == 1, let only = ids.first, let type = library.nodeType(only, id: plugin) else {
+            let choices = ids.map { "\(reference)#\($0)" }
+            return .failure(PluginLoadError(.unknownPlugin, "\(library.path) holds \(ids.count) node types; name one",
                                             hint: "write one of: " + choices.joined(separator: ", ")))
         }
-        return .success(library.nodeType(only, id: plugin))
+        return .success(type)
     }
 
     /// The closure `NodeRegistry.resolver` takes.
@@ -102,7 +137,7 @@ public struct PluginResolver: Sendable {
     }
 
     /// `path` made absolute against the current folder, with `./` segments removed.
-    static func absolute(_ path: String) -> String {
+    public static func absolute(_ path: String) -> String {
         var full = path
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -11,12 +11,13 @@ public enum PluginScan {
         /// The library's path.
         public let path: String
         /// The library, or its load error.
-        public let result: Result<PluginLibrary, PluginLoadError>
+        public let result: Result<NativeLibrary, PluginLoadError>
     }
 
-    /// Loads every library named by `paths`: a file is loaded as is, a folder contributes its
+    /// Opens every library named by `paths` as `resolver` does (an untrusted one is described by
+    /// a sandboxed child when the resolver has a sandbox): a file as is, a folder contributes its
     /// `*.so` files in name order. A path that does not exist gives a `pluginNotFound` entry.
-    public static func scan(_ paths: [String]) -> [Entry] {
+    public static func scan(_ paths: [String], resolver: PluginResolver) -> [Entry] {
         var seen: Set<String> = []
         var result: [Entry] = []
         for path in paths {
@@ -26,7 +27,7 @@ public enum PluginScan {
                     continue
                 }
                 do {
-                    result.append(Entry(path: file, result: .success(try PluginLibrary(path: file))))
+                    result.append(Entry(path: file, result: .success(try resolver.open(library: file))))
                 } catch {
                     result.append(Entry(path: file, result: .failure(error)))
                 }

@@ -9,6 +9,11 @@ import PluginHost
 /// descriptor 3 and its output on a pipe the engine tags; it restricts itself before it opens
 /// the plugin (the load phase), creates the app's node, restricts itself further (the process
 /// phase) and renders the cycles the engine hands it. See docs/isolation.md.
+///
+/// With `--describe`, the describe child: descriptor 3 is a pipe instead, `--plugin` a native
+/// library's absolute path; under the same load phase it opens the library, writes its node types
+/// there as one JSON document (``LibraryDescriptionWire``) and exits, so the engine learns an
+/// untrusted library's ports and parameters without running its code.
 struct IsolatedNodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "isolated-node",
@@ -16,7 +21,9 @@ struct IsolatedNodeCommand: ParsableCommand {
         shouldDisplay: false)
 
     @Option(help: "The app this child renders.")
-    var app: String
+    var app: String = ""
+    @Flag(help: "Describe the library --plugin names on descriptor 3, then exit.")
+    var describe = false
     @Option(help: "The graph's `plugin` value.")
     var plugin: String
     @Option(help: "The graph file's folder (relative plugin paths start there).")
@@ -27,6 +34,7 @@ struct IsolatedNodeCommand: ParsableCommand {
     var realtimePriority: Int32?
 
     func run() throws {
+        if describe { throw ExitCode(describeLibrary()) }
         let segment: Segment
         do {
             segment = try Segment.attach(descriptor: 3)
@@ -34,15 +42,7 @@ struct IsolatedNodeCommand: ParsableCommand {
             StandardError.write("isolated-node: \(error)", level: .error)
             throw ExitCode(2)
         }
-        // Before the plugin's first instruction: resolving it opens its library, which runs the
-        // library's constructors. The child loads its one library once, from the file itself: a
-        // private copy would need a writable folder.
-        PluginLibrary.loadsPrivateCopy.store(false, ordering: .relaxed)
-        if let unrestricted = ChildRunner.restrictLoading(readable: LoadPhasePaths.readable(plugin: plugin, directory: directory),
-                                                          app: app) {
-            let line = Array((unrestricted + "\n").utf8)
-            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        }
+        restrictLoading(label: app)
         switch makeNode(segment: segment) {
         case .success(let node):
             throw ExitCode(serve(node, segment: segment))
@@ -50,6 +50,40 @@ struct IsolatedNodeCommand: ParsableCommand {
             ChildRunner.fail(segment, message)
             throw ExitCode(1)
         }
+    }
+
+    /// The load phase: before the plugin's first instruction, since opening its library runs the
+    /// library's constructors. The child loads its one library once, from the file itself: a
+    /// private copy would need a writable folder.
+    private func restrictLoading(label: String) {
+        PluginLibrary.loadsPrivateCopy.store(false, ordering: .relaxed)
+        if let unrestricted = ChildRunner.restrictLoading(readable: LoadPhasePaths.readable(plugin: plugin, directory: directory),
+                                                          app: label) {
+            let line = Array((unrestricted + "\n").utf8)
+            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        }
+    }
+
+    /// `--describe`: the library's node types, or why it is no plugin, on descriptor 3. The exit
+    /// status is 0 whenever an answer was written (a load error is an answer).
+    private func describeLibrary() -> Int32 {
+        restrictLoading(label: plugin)
+        let answer: LibraryDescriptionWire
+        do {
+            answer = LibraryDescriptionWire(try PluginLibrary(path: plugin))
+        } catch {
+            answer = LibraryDescriptionWire(error)
+        }
+        var bytes = answer.encoded()[...]
+        // The engine made the pipe non-blocking; an answer larger than the pipe waits for it to read.
+        _ = fcntl(3, F_SETFL, fcntl(3, F_GETFL) & ~O_NONBLOCK)
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(3, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return 2 }
+            bytes = bytes.dropFirst(written)
+        }
+        return 0
     }
 
     private func serve<Node: AudioNode>(_ node: Node, segment: Segment) -> Int32 {
@@ -71,7 +105,8 @@ struct IsolatedNodeCommand: ParsableCommand {
             values[String(parts[0])] = value
         }
         let configuration = NodeConfiguration(values)
-        let registry = GraphLoading.registry
+        // The child is the sandbox: it opens the library itself rather than describing it again.
+        let registry = GraphLoading.registry(resolver: PluginResolver.fromEnvironment())
         var type = registry[plugin]
         if type == nil, let resolver = registry.resolver {
             switch resolver(plugin, directory) {

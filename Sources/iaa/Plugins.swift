@@ -37,13 +37,15 @@ struct Plugins: ParsableCommand {
         let registry = GraphLoading.registry
         var listings = registry.ids.compactMap { registry[$0] }.map { Listing(type: $0, source: "builtin") }
         var failures: [PluginScan.Entry] = []
-        for entry in PluginScan.scan(paths + PluginResolver.fromEnvironment().searchPath) {
+        // An untrusted library is described by a sandboxed child, as when a graph names it.
+        let resolver = GraphLoading.resolver
+        for entry in PluginScan.scan(paths + resolver.searchPath, resolver: resolver) {
             switch entry.result {
             case .success(let library):
-                let several = library.descriptors.count > 1
-                for descriptor in library.descriptors {
-                    let id = several ? "\(library.path)#\(descriptor.id)" : library.path
-                    listings.append(Listing(type: library.nodeType(descriptor, id: id), source: library.path))
+                let ids = library.descriptorIDs
+                for descriptor in ids {
+                    let id = ids.count > 1 ? "\(library.path)#\(descriptor)" : library.path
+                    if let type = library.nodeType(descriptor, id: id) { listings.append(Listing(type: type, source: library.path)) }
                 }
             case .failure:
                 failures.append(entry)

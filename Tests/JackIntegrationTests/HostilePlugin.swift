@@ -1,15 +1,13 @@
 import Foundation
 import TestKit
 
-/// A C plugin that attacks the machine from where an isolated child first runs its code: its
-/// library's constructor and its `create`. Each tries to write a file into the test's private
+/// A C plugin that attacks the machine from where its code first runs: its library's constructor
+/// (wherever the library is opened: the engine would be attacked too, were it to open it) and its
+/// `create` (only in an isolated child). Each tries to write a file into the test's private
 /// folder and into the system's temporary folder, read `/etc/shadow`, connect to a TCP port the
 /// test listens on, clear its parent-death signal, start a `setsid()` daemon that leaves a marker
 /// file and sleeps under a name of its own, and run `/bin/true`, and prints what each attempt
 /// returned. Refused, it still plays a 0.25 square wave, so a refused plugin is heard.
-///
-/// Only in the isolated child: the engine reads a library's descriptors by opening it in its
-/// own process (the graph is checked before any child exists), which this test does not cover.
 ///
 /// `#imitate` prints lines that imitate the engine's log (an event, a colour escape, a carriage
 /// return that would overwrite the line, a C1 control sequence, a right-to-left override); `#flood` prints 300 lines and one of 5000 bytes.
@@ -100,7 +98,7 @@ struct HostilePlugin {
         }
 
         __attribute__((constructor)) static void on_load(void) {
-            if (in_child()) attack("constructor");
+            attack("constructor");
         }
 
         typedef struct hostile { unsigned phase; } hostile;
@@ -174,5 +172,23 @@ struct HostilePlugin {
           "apps": [ { "id": "hostile", "plugin": "./libhostile.so#\(id)", "isolation": "process" } ],
           "jack": { "connections": [ { "from": "hostile:out", "to": "@playback" } ] } }
         """
+    }
+
+    /// A graph with three apps of the library, the last one to run in the engine
+    /// (`"isolation": "none"`), which `validate` never creates.
+    static let threeApps = """
+        { "format": "iaa-graph/1", "name": "hostile",
+          "apps": [ { "id": "a", "plugin": "./libhostile.so#attack", "isolation": "process" },
+                    { "id": "b", "plugin": "./libhostile.so#imitate" },
+                    { "id": "c", "plugin": "./libhostile.so#flood", "isolation": "none" } ] }
+        """
+
+    /// Builds `lib<name>.so` into `folder` from a C file holding only `body` (no plugin entry
+    /// needed: a library whose constructor crashes or hangs never gets that far).
+    static func buildLibrary(_ name: String, body: String, in folder: String) throws {
+        let file = folder + "/\(name).c"
+        try ("#include <signal.h>\n" + body).write(toFile: file, atomically: true, encoding: .utf8)
+        let build = try runCommand("cc", ["-shared", "-fPIC", "-o", folder + "/lib\(name).so", file])
+        guard build.status == 0 else { throw EngineProcessError(message: "cc failed: \(build.stderr)") }
     }
 }

@@ -26,6 +26,7 @@ struct iaa_fx_plugin {
     char *identifier;
     char *class_label;
     char *author;
+    char *binary;           // the shared library the plugin's code is in (its real path when known)
     int is_instrument;
     int in_place_broken;
     int loads_default_state;

@@ -10,6 +10,7 @@ const char *iaa_fx_plugin_name(const iaa_fx_plugin *plugin) { return plugin->nam
 const char *iaa_fx_plugin_identifier(const iaa_fx_plugin *plugin) { return plugin->identifier; }
 const char *iaa_fx_plugin_class(const iaa_fx_plugin *plugin) { return plugin->class_label; }
 const char *iaa_fx_plugin_author(const iaa_fx_plugin *plugin) { return plugin->author; }
+const char *iaa_fx_plugin_binary(const iaa_fx_plugin *plugin) { return plugin->binary; }
 int iaa_fx_plugin_is_instrument(const iaa_fx_plugin *plugin) { return plugin->is_instrument; }
 int iaa_fx_plugin_port_count(const iaa_fx_plugin *plugin) { return plugin->port_count; }
 const iaa_fx_port *iaa_fx_plugin_port(const iaa_fx_plugin *plugin, int index) { return &plugin->ports[index]; }
@@ -31,6 +32,7 @@ void iaa_fx_plugin_free(iaa_fx_plugin *plugin) {
     free(plugin->identifier);
     free(plugin->class_label);
     free(plugin->author);
+    free(plugin->binary);
     if (plugin->library) dlclose(plugin->library);
     // The LilvPlugin belongs to the world, which lives as long as the process.
     free(plugin);

@@ -116,6 +116,7 @@ iaa_fx_plugin *iaa_ladspa_open(const char *path, const char *label, char *error,
     plugin->ladspa = found;
     plugin->name = iaa_fx_strdup(found->Name);
     plugin->author = iaa_fx_strdup(found->Maker ? found->Maker : "");
+    plugin->binary = iaa_fx_strdup(path);
     plugin->class_label = iaa_fx_strdup("");
     size_t size = strlen(path) + strlen(found->Label) + 2;
     plugin->identifier = malloc(size);

@@ -189,6 +189,11 @@ static iaa_fx_plugin *open_locked(const char *uri, char *error, size_t error_siz
     LilvNode *author = lilv_plugin_get_author_name(lilv_plugin);
     plugin->author = iaa_fx_strdup(author ? lilv_node_as_string(author) : "");
     lilv_node_free(author);
+    /* Where its code is: the engine runs a binary outside the system's folders isolated. */
+    const LilvNode *library_uri = lilv_plugin_get_library_uri(lilv_plugin);
+    char *library_path = library_uri ? lilv_file_uri_parse(lilv_node_as_uri(library_uri), NULL) : NULL;
+    plugin->binary = iaa_fx_strdup(library_path ? library_path : "");
+    lilv_free(library_path);
     const LilvPluginClass *class = lilv_plugin_get_class(lilv_plugin);
     plugin->class_label = iaa_fx_strdup(class ? lilv_node_as_string(lilv_plugin_class_get_label(class)) : "");
     const char *class_uri = class ? lilv_node_as_uri(lilv_plugin_class_get_uri(class)) : "";

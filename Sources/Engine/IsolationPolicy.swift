@@ -54,8 +54,8 @@ public struct IsolationPolicy: Sendable {
 
     /// Whether `auto` keeps nodes of `type` in process.
     public func trusts(_ type: NodeType) -> Bool {
-        guard let code = type.code else { return true }  // built-in, LV2 or LADSPA
-        return LibraryTrust(folders: trustedFolders).trusts(library: code.library)
+        guard let file = type.code?.library ?? type.binary else { return true }  // built into the engine
+        return LibraryTrust(folders: trustedFolders).trusts(library: file)
     }
 
     /// The factory `NodeInstances` calls: an ``IsolatedNode`` for isolated apps, the type's own

@@ -19,6 +19,10 @@ public struct NodeType: Sendable {
     /// The library file the nodes' code comes from and which build of it was loaded, for a type
     /// a plugin library provides; nil for code built into the engine.
     public let code: NodeCode?
+    /// The shared library an LV2 or LADSPA type's code is in (the format's host opens it, not
+    /// the engine's plugin loader): what decides, as `code` does for a native library, whether
+    /// the engine trusts it to run in its own process. Nil for code built into the engine.
+    public let binary: String?
     /// For types whose nodes keep state (``StatefulNode``): checks a saved state before a graph
     /// loads, returning why it cannot be restored, or nil. Nil for types without state.
     public let checkState: (@Sendable (String) -> String?)?
@@ -32,7 +36,7 @@ public struct NodeType: Sendable {
     public init(id: String, displayName: String, summary: String,
                 parameters: [ParameterSpec] = [], configuration: [ConfigurationSpec] = [],
                 component: ComponentDescription? = nil, requestedEntitlements: [String] = [],
-                code: NodeCode? = nil, checkState: (@Sendable (String) -> String?)? = nil,
+                code: NodeCode? = nil, binary: String? = nil, checkState: (@Sendable (String) -> String?)? = nil,
                 outputGain: String? = nil, layout: @escaping @Sendable (NodeConfiguration) -> NodeLayout,
                 make: @escaping @Sendable (NodeConfiguration) throws -> any AudioNode) {
         self.id = id
@@ -43,6 +47,7 @@ public struct NodeType: Sendable {
         self.component = component
         self.requestedEntitlements = requestedEntitlements
         self.code = code
+        self.binary = binary
         self.checkState = checkState
         self.outputGain = outputGain
         self.layoutFor = layout

@@ -46,6 +46,8 @@ public final class FormatPlugin: @unchecked Sendable {
     public let identifier: String
     public let name: String
     public let author: String
+    /// The shared library the plugin's code is in (an LV2 binary, a LADSPA library), if known.
+    public let binary: String?
     /// The LV2 class label ("Delay Plugin"), empty for LADSPA.
     public let classLabel: String
     public let ports: [Port]
@@ -61,6 +63,7 @@ public final class FormatPlugin: @unchecked Sendable {
         identifier = String(cString: iaa_fx_plugin_identifier(raw))
         name = String(cString: iaa_fx_plugin_name(raw))
         author = String(cString: iaa_fx_plugin_author(raw))
+        binary = Optional(String(cString: iaa_fx_plugin_binary(raw))).flatMap { $0.isEmpty ? nil : $0 }
         classLabel = String(cString: iaa_fx_plugin_class(raw))
         isInstrumentClass = iaa_fx_plugin_is_instrument(raw) != 0
         ports = (0..<iaa_fx_plugin_port_count(raw)).map { Self.port(iaa_fx_plugin_port(raw, $0).pointee) }
@@ -201,7 +204,7 @@ public final class FormatPlugin: @unchecked Sendable {
         let restorable: @Sendable (String) -> String? = { [self] state in self.problem(restoring: state) }
         let check = keepsState ? restorable : nil
         return NodeType(id: id, displayName: name, summary: summary, parameters: parameters, component: component,
-                        checkState: check,
+                        binary: binary, checkState: check,
                         layout: { _ in layout },
                         make: { configuration in try FormatPluginNode(plugin: self, id: id, state: configuration.state) })
     }

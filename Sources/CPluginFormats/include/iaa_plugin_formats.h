@@ -83,6 +83,9 @@ const char *iaa_fx_plugin_class(const iaa_fx_plugin *plugin);
 /// 1 for LV2 instrument/generator classes so the engine can tell them from effects.
 int iaa_fx_plugin_is_instrument(const iaa_fx_plugin *plugin);
 const char *iaa_fx_plugin_author(const iaa_fx_plugin *plugin);
+/// The shared library the plugin's code is in: an LV2 plugin's binary, a LADSPA library's path
+/// ("" when lilv does not name one).
+const char *iaa_fx_plugin_binary(const iaa_fx_plugin *plugin);
 int iaa_fx_plugin_port_count(const iaa_fx_plugin *plugin);
 const iaa_fx_port *iaa_fx_plugin_port(const iaa_fx_plugin *plugin, int index);
 

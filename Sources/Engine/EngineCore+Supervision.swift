@@ -84,15 +84,20 @@ extension EngineCore {
 
     /// An app's state in `iaa top`'s words: what keeps it from being heard first (a program
     /// that is not there, an isolated child that is not running), then its session.
-    private func topState(_ app: App, session: AppSessionState?) -> String {
-        if programIsAway(app) { return "not running" }
-        if let child = isolatedNode(app.id)?.status.state, child != .running { return "isolated \(child.rawValue)" }
-        guard let session else { return "running" }
-        if session.suspended { return "suspended" }
-        if session.interrupted { return "interrupted" }
-        if session.ducked { return "ducked" }
-        if session.audible { return "audible" }
-        return session.active ? "silent" : "inactive"
+    private func topState(_ app: App, session: AppSessionState?) -> TopUpdate.State {
+        if programIsAway(app) { return .notRunning }
+        switch isolatedNode(app.id)?.status.state {
+        case .starting?: return .isolatedStarting
+        case .restarting?: return .isolatedRestarting
+        case .off?: return .isolatedOff
+        case .running?, nil: break
+        }
+        guard let session else { return .running }
+        if session.suspended { return .suspended }
+        if session.interrupted { return .interrupted }
+        if session.ducked { return .ducked }
+        if session.audible { return .audible }
+        return session.active ? .silent : .inactive
     }
 
     /// One `iaa top` line: the engine's share of the period, and each app's gain and state.
@@ -104,20 +109,15 @@ extension EngineCore {
         let busy = backend.takeBusyTimes()
         let period = Double(backend.currentBufferSize) / backend.sampleRate
         let plan = backend.currentPlan
-        let apps: [ControlJSON] = graph.apps.map { app in
-            let state = sessions.policy.state(of: app.id)
+        let apps = graph.apps.map { app in
             let meter = plan?.takeMeter(app: app.id)
-            let peak = meter.map { $0.peak > 0 ? 20 * log10(Double($0.peak)) : -200 } ?? -200
-            return .object([("id", .string(app.id)),
-                            ("busy", .number((meter?.seconds ?? 0) / period)), ("peak", .number(peak)),
-                            ("gain", .number(Double(backend.currentPlan?.slot(for: app.id)?.policyGainTargetValue ?? 1))),
-                            ("state", .string(topState(app, session: state)))])
+            return TopUpdate.App(id: app.id, busy: (meter?.seconds ?? 0) / period,
+                                 peak: meter.flatMap { $0.peak > 0 ? 20 * log10(Double($0.peak)) : nil },
+                                 gain: Double(plan?.slot(for: app.id)?.policyGainTargetValue ?? 1),
+                                 state: topState(app, session: sessions.policy.state(of: app.id)))
         }
-        publisher.publish(ControlJSON.object([
-            ("t", .number(now)), ("period", .number(period)),
-            ("busy", .number(busy.last / period)), ("busyMax", .number(busy.maximum / period)),
-            ("dspLoad", .number(backend.dspLoad)), ("xruns", .number(Double(backend.xrunCount))),
-            ("ourXruns", .number(Double(backend.ourXrunCount))), ("apps", .array(apps)),
-        ]), topic: "top")
+        let update = TopUpdate(time: now, period: period, busy: busy.last / period, busyMax: busy.maximum / period,
+                               dspLoad: backend.dspLoad, xruns: backend.xrunCount, ourXruns: backend.ourXrunCount, apps: apps)
+        publisher.publish(update.json, topic: "top")
     }
 }

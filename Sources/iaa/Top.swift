@@ -24,7 +24,7 @@ struct Top: ParsableCommand {
     func run() throws {
         let table = !json && Output.stdoutIsTerminal
         let follower = StreamFollower(path: engine.socketPath, method: .top) { line in
-            guard table, let update = try? ControlJSONParser.parse(line) else {
+            guard table, let update = (try? ControlJSONParser.parse(line)).flatMap(TopUpdate.init(json:)) else {
                 Output.line(line)
                 return
             }
@@ -37,44 +37,34 @@ struct Top: ParsableCommand {
 
 /// One `top` update as a table.
 enum TopTable {
-    static func text(_ update: ControlJSON) -> String {
-        let period = update["period"]?.doubleValue ?? 0
-        let header = "iaa top   period \(Output.fixed(period * 1000, decimals: 2)) ms   xruns \(update["xruns"]?.plainText ?? "0")"
-        let apps = update["apps"]?.elements ?? []
-        let width = max(4, apps.map { ($0["id"]?.plainText ?? "?").count }.max() ?? 0) + 2
+    static func text(_ update: TopUpdate) -> String {
+        let header = "iaa top   period \(Output.fixed(update.period * 1000, decimals: 2)) ms   xruns \(update.xruns)"
+        let width = max(4, update.apps.map(\.id.count).max() ?? 0) + 2
         var lines = [Output.styled(header, .bold), "",
                      Output.styled(column("BUSY", 9) + column("B/Q", 8) + column("PEAK", 11) + "APP".padding(toLength: width, withPad: " ", startingAt: 0) + "STATE", .bold)]
-        for app in apps {
-            let busy = app["busy"]?.doubleValue ?? 0
-            let id = app["id"]?.plainText ?? "?"
-            lines.append(column(Output.fixed(busy * period * 1_000_000, decimals: 0) + " µs", 9)
-                         + column(Output.fixed(busy * 100, decimals: 1) + " %", 8)
-                         + column(peakText(app["peak"]?.doubleValue), 11)
-                         + id.padding(toLength: max(width, id.count + 1), withPad: " ", startingAt: 0) + stateText(app))
+        for app in update.apps {
+            lines.append(column(Output.fixed(app.busy * update.period * 1_000_000, decimals: 0) + " µs", 9)
+                         + column(Output.fixed(app.busy * 100, decimals: 1) + " %", 8)
+                         + column(peakText(app.peak), 11)
+                         + app.id.padding(toLength: max(width, app.id.count + 1), withPad: " ", startingAt: 0) + stateText(app))
         }
         return lines.joined(separator: "\n")
     }
 
-    /// The engine sends -200 dBFS (or nothing) for a cycle of exact zeros: that is no level at all.
+    /// Exact silence has no level at all.
     static func peakText(_ decibels: Double?) -> String {
-        guard let decibels, decibels.isFinite, decibels > -200 else { return "-inf dB" }
-        return Output.fixed(decibels, decimals: 1) + " dB"
+        decibels.map { Output.fixed($0, decimals: 1) + " dB" } ?? "-inf dB"
     }
 
     /// The engine's `state` in the words of `iaa status`, a duck with its level: `ducked -12.0 dB`.
-    static func stateText(_ app: ControlJSON) -> String {
-        switch app["state"]?.stringValue {
-        case "audible"?: return Output.styled("active", .green)
-        case "ducked"?:
-            let gain = app["gain"]?.doubleValue ?? 0
-            return Output.styled("ducked", .yellow) + " " + (gain > 0 ? Output.fixed(20 * log10(gain), decimals: 1) + " dB" : "-inf dB")
-        case "interrupted"?: return Output.styled("interrupted", .red)
-        case "suspended"?: return Output.styled("suspended", .dim)
-        case "not running"?: return Output.styled("not running", .dim)
-        case "silent"?: return "silent"
-        case "inactive"?: return Output.styled("inactive", .dim)
-        case let other?: return other
-        case nil: return "?"
+    static func stateText(_ app: TopUpdate.App) -> String {
+        switch app.state {
+        case .audible: return Output.styled("active", .green)
+        case .ducked: return Output.styled("ducked", .yellow) + " " + (app.gain > 0 ? Output.fixed(20 * log10(app.gain), decimals: 1) + " dB" : "-inf dB")
+        case .interrupted: return Output.styled("interrupted", .red)
+        case .suspended, .notRunning, .inactive, .isolatedStarting, .isolatedRestarting, .isolatedOff:
+            return Output.styled(app.state.rawValue, .dim)
+        case .silent, .running: return app.state.rawValue
         }
     }
 

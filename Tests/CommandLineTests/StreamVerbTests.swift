@@ -46,7 +46,9 @@ struct StreamVerbTests {
     func topLines() throws {
         let engine = try CannedEngine()
         let running = try IAACommand.Running(["top", "--socket", engine.path], environment: [:])
-        let update = #"{"t":3,"period":0.005333,"apps":[{"id":"tone","busy":0.12,"peak":-6.5}],"xruns":0}"#
+        // Made from the protocol's type, as the engine makes it.
+        let update = TopUpdate(time: 3, period: 0.005333, busy: 0.2, busyMax: 0.3, dspLoad: 4, xruns: 0, ourXruns: 0,
+                               apps: [.init(id: "tone", busy: 0.12, peak: -6.5, gain: 1, state: .audible)]).json.text
         engine.publish([update], topic: "top")
         let deadline = ContinuousClock.now + .seconds(10)
         while running.stdoutSoFar.isEmpty && ContinuousClock.now < deadline { usleep(10_000) }
@@ -85,14 +87,14 @@ struct StreamVerbTests {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
-        let update = #"""
-            {"t":3,"period":0.005333,"xruns":0,"apps":[
-             {"id":"music","busy":0.02,"peak":-18.25,"gain":0.25118864315095796,"state":"ducked"},
-             {"id":"nav","busy":0.01,"peak":-3,"gain":1,"state":"audible"},
-             {"id":"call","busy":0,"peak":-200,"gain":0,"state":"not running"},
-             {"id":"radio","busy":0,"peak":-200,"gain":0,"state":"interrupted"},
-             {"id":"speakers","busy":0.01,"peak":-200,"gain":0,"state":"silent"}]}
-            """#.replacingOccurrences(of: "\n", with: "")
+        let update = TopUpdate(time: 3, period: 0.005333, busy: 0.05, busyMax: 0.06, dspLoad: 4, xruns: 0, ourXruns: 0, apps: [
+            .init(id: "music", busy: 0.02, peak: -18.25, gain: 0.25118864315095796, state: .ducked),
+            .init(id: "nav", busy: 0.01, peak: -3, gain: 1, state: .audible),
+            .init(id: "call", busy: 0, peak: nil, gain: 0, state: .notRunning),
+            .init(id: "radio", busy: 0, peak: nil, gain: 0, state: .interrupted),
+            .init(id: "speakers", busy: 0.01, peak: nil, gain: 0, state: .silent),
+            .init(id: "fx", busy: 0, peak: nil, gain: 1, state: .isolatedRestarting),
+        ]).json.text
         engine.publish([update], topic: "top")
         let text = { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
         #expect(waitUntil(seconds: 10) { text().contains("speakers") }, "no table: \(text())")
@@ -105,6 +107,7 @@ struct StreamVerbTests {
         #expect(rows.contains { $0.hasSuffix("-inf dB call not running") }, "\(rows)")
         #expect(rows.contains { $0.hasSuffix("-inf dB radio interrupted") }, "\(rows)")
         #expect(rows.contains { $0.hasSuffix("-inf dB speakers silent") }, "\(rows)")
+        #expect(rows.contains { $0.hasSuffix("-inf dB fx isolated restarting") }, "\(rows)")
         #expect(!text().contains("-200"), "\(text())")
     }
 }

@@ -56,4 +56,22 @@ struct ProtocolVocabularyTests {
             .union(Self.firstColumn(after: "fades in. Errors, each changing nothing:"))
         #expect(tables.subtracting(known).isEmpty, "\(tables.subtracting(known))")
     }
+
+    @Test("the top row documents every member TopUpdate writes and every state it may carry, and a line reads back as written")
+    func topUpdate() throws {
+        let row = try #require(Self.document.components(separatedBy: "\n").first { $0.hasPrefix("| `top` |") })
+        let sample = TopUpdate(time: 1.5, period: 0.005, busy: 0.1, busyMax: 0.2, dspLoad: 3, xruns: 2, ourXruns: 1,
+                               apps: TopUpdate.State.allCases.enumerated().map { index, state in
+                                   .init(id: "a\(index)", busy: 0.01, peak: index == 0 ? nil : -6, gain: 0.5, state: state)
+                               })
+        guard case .object(let members) = sample.json, case .array(let apps)? = sample.json["apps"],
+              case .object(let appMembers)? = apps.first else {
+            Issue.record("TopUpdate.json is not an object with apps")
+            return
+        }
+        for key in members.map(\.0) + appMembers.map(\.0) { #expect(row.contains("\"\(key)\""), "PROTOCOL.md's top row lacks \"\(key)\"") }
+        for state in TopUpdate.State.allCases { #expect(row.contains("\"\(state.rawValue)\""), "PROTOCOL.md's top row lacks \"\(state.rawValue)\"") }
+        #expect(TopUpdate(json: sample.json) == sample)
+        #expect(TopUpdate(json: try ControlJSONParser.parse(sample.json.text)) == sample)
+    }
 }

@@ -11,8 +11,9 @@ import Glibc
 /// The child is started like an isolated app's (``ChildProcess/spawn(_:segment:memoryLimit:)``:
 /// own process group, parent-death signal, every other descriptor closed, limits), with the write
 /// end of a pipe where the segment would be. What it prints reaches the engine's log tagged
-/// `iaa: plugin library "PATH" (describe child PID) says: `. Its answer is capped at ``maximumAnswerBytes``; a child that has not ended after
-/// `timeoutSeconds` is killed; a crash is reported with its signal's name. Control side only.
+/// `iaa: plugin library "PATH" (describe child PID) says: `. Its answer is capped at
+/// ``maximumAnswerBytes``; a child that has not ended after `timeoutSeconds` is killed; a crash
+/// is reported with its signal's name. Control side only.
 ///
 /// The answer has a descriptor of its own rather than stdout, which the library's constructors
 /// share: what they print is log, never part of the description.

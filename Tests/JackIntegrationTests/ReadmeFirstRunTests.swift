@@ -21,16 +21,6 @@ extension JackIntegration {
             return Markdown.blocks(["sh"], in: firstRun) + Markdown.blocks(["sh"], in: admission)
         }
 
-        /// The block as a script: the `apt-get` line left out, and after each command put in the
-        /// background its PID added to `pids`, so the test ends each one by PID whatever happens.
-        static func script(_ block: String) -> String {
-            block.split(separator: "\n").filter { !$0.hasPrefix("apt-get ") }.map { line in
-                let command = line.split(separator: "#", maxSplits: 1).first.map(String.init) ?? ""
-                let trimmed = command.trimmingCharacters(in: .whitespaces)
-                return trimmed.hasSuffix("&") && !trimmed.hasSuffix("&&") ? line + "\necho $! >>\"$PIDS\"" : String(line)
-            }.joined(separator: "\n")
-        }
-
         /// The 1 kHz amplitude of each 50 ms window of the recording.
         static func toneLevels(_ samples: [Float]) -> [Float] {
             stride(from: 0, to: samples.count - 2_400, by: 2_400).map {
@@ -38,20 +28,10 @@ extension JackIntegration {
             }
         }
 
-        /// The processes whose environment holds `mark`: what the script started, its background
-        /// programs' children included, found by PID to be ended by PID.
-        static func processes(marked mark: String) -> [pid_t] {
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-            return entries.compactMap { pid_t($0) }.filter { pid in
-                guard let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
-                return environment.split(separator: 0).contains { $0.elementsEqual(mark.utf8) }
-            }
-        }
-
         @Test("the first run's commands work when pasted: the music is routed, ducked by 12 dB under each of three prompts, and a second player is admitted under its own name")
         func firstRunAsWritten() throws {
-            let steps = Self.steps
-            try #require(steps.count == 2, "expected the first run's shell block and the second player's, found \(steps.count)")
+            let blocks = Self.steps
+            try #require(blocks.count == 2, "expected the first run's shell block and the second player's, found \(blocks.count)")
             // As in docs/plugins.md's plugin steps: tools/install builds only what is stale, and a build cannot
             // run while `swift test` holds the build folder; tools/test builds these first.
             let current = try runCommand("/bin/sh", ["-c", """
@@ -79,50 +59,17 @@ extension JackIntegration {
             }
             #expect(try runCommand("sox", ["-n", "-r", "48000", "-c", "2", work + "/song.ogg", "synth", "60", "sine", "1000", "vol", "0.2"]).status == 0)
 
-            let mark = "IAA_FIRST_RUN=" + UUID().uuidString
-            let pids = directory + "/pids"
-            let log = directory + "/log"
-            // The script's own end: Process sees its child end only once every inherited copy of
-            // its descriptors is closed, and the programs the steps put in the background keep them.
-            let exitFile = directory + "/exit"
-            _ = FileManager.default.createFile(atPath: pids, contents: nil)
-            _ = FileManager.default.createFile(atPath: log, contents: nil)
-            let script = """
-                trap 'echo $? >"\(exitFile)"' EXIT
-                set -eu
-                export \(mark) PIDS="\(pids)" HOME="\(directory)/home" XDG_RUNTIME_DIR="\(directory)/run"
+            let steps = try DocumentedSteps(directory: directory, markName: "IAA_FIRST_RUN", prologue: """
+                export HOME="\(directory)/home" XDG_RUNTIME_DIR="\(directory)/run"
                 export PATH="$HOME/.local/bin:$PATH"
                 unset IAA_BIN IAA_SDK IAA_CONFIG IAA_CLIENT
                 cd "\(work)"
-                \(Self.script(steps[0]))
-                \(Self.script(steps[1]))
-                """
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", script]
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-            process.standardError = process.standardOutput
-            let status = { (try? String(contentsOfFile: exitFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) }
-            try process.run()
-            defer {
-                // Every process the steps started, by PID: those they put in the background, then
-                // any other still marked (a foreground one after a timeout), until none is left.
-                if status() == nil { kill(process.processIdentifier, SIGKILL) }
-                let started = ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { pid_t($0) }
-                for pid in started { kill(pid, SIGKILL) }
-                let gone = waitUntil(seconds: 10) {
-                    let left = Self.processes(marked: mark)
-                    for pid in left { kill(pid, SIGKILL) }
-                    return left.isEmpty
-                }
-                #expect(gone, "processes of the first run's steps outlived the test: \(Self.processes(marked: mark))")
-                process.waitUntilExit()
-            }
-            let finished = waitUntil(seconds: 240) { status()?.isEmpty == false }
-            let output = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+                """, blocks: blocks)
+            defer { steps.finish("the first run's steps") }
+            let finished = waitUntil(seconds: 240) { steps.status?.isEmpty == false }
+            let output = { steps.output }
             try #require(finished, "the first run's steps did not finish within 240 s:\n\(output())")
-            try #require(status() == "0", "the first run's steps failed (exit \(status() ?? "?")):\n\(output())")
+            try #require(steps.status == "0", "the first run's steps failed (exit \(steps.status ?? "?")):\n\(output())")
 
             // Three prompts, each played to the end (mpv ends its status lines with a carriage return).
             #expect(output().split(whereSeparator: \.isNewline).filter { $0 == "done" }.count == 3, "\(output())")

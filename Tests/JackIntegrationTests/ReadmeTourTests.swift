@@ -30,41 +30,15 @@ extension JackIntegration {
             try FileManager.default.createSymbolicLink(atPath: directory + "/bin/iaa", withDestinationPath: Repository.debugBinary)
             try FileManager.default.createSymbolicLink(atPath: directory + "/work/graphs", withDestinationPath: Repository.path("graphs"))
 
-            let mark = "IAA_TOUR=" + UUID().uuidString
-            let pids = directory + "/pids", log = directory + "/log", exitFile = directory + "/exit"
-            _ = FileManager.default.createFile(atPath: pids, contents: nil)
-            _ = FileManager.default.createFile(atPath: log, contents: nil)
-            let script = """
-                trap 'echo $? >"\(exitFile)"' EXIT
-                set -eu
-                export \(mark) PIDS="\(pids)" XDG_RUNTIME_DIR="\(directory)/run" PATH="\(directory)/bin:$PATH"
+            let tour = try DocumentedSteps(directory: directory, markName: "IAA_TOUR", prologue: """
+                export XDG_RUNTIME_DIR="\(directory)/run" PATH="\(directory)/bin:$PATH"
                 unset IAA_CONFIG IAA_CLIENT
                 cd "\(directory)/work"
-                \(ReadmeFirstRunTests.script(steps[0]))
-                """
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", script]
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-            process.standardError = process.standardOutput
-            let status = { (try? String(contentsOfFile: exitFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) }
-            try process.run()
-            defer {
-                if status() == nil { kill(process.processIdentifier, SIGKILL) }
-                let started = ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { pid_t($0) }
-                for pid in started { kill(pid, SIGKILL) }
-                let gone = waitUntil(seconds: 10) {
-                    let left = ReadmeFirstRunTests.processes(marked: mark)
-                    for pid in left { kill(pid, SIGKILL) }
-                    return left.isEmpty
-                }
-                #expect(gone, "processes of the tour outlived the test: \(ReadmeFirstRunTests.processes(marked: mark))")
-                process.waitUntilExit()
-            }
-            let output = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
-            try #require(waitUntil(seconds: 60) { status()?.isEmpty == false }, "the tour did not finish within 60 s:\n\(output())")
-            try #require(status() == "0", "the tour failed (exit \(status() ?? "?")):\n\(output())")
+                """, blocks: [steps[0]])
+            defer { tour.finish("the tour") }
+            let output = { tour.output }
+            try #require(waitUntil(seconds: 60) { tour.status?.isEmpty == false }, "the tour did not finish within 60 s:\n\(output())")
+            try #require(tour.status == "0", "the tour failed (exit \(tour.status ?? "?")):\n\(output())")
 
             // The last status: music and game ducked to 0.25, nav active at unity.
             let lines = output().split(separator: "\n")

@@ -37,7 +37,7 @@ public enum FormatCatalog {
             + ["/usr/local/lib/ladspa", "/usr/lib/ladspa", "/usr/lib/x86_64-linux-gnu/ladspa"]
     }
 
-    private static let cache = Mutex<(lv2: [Entry]?, ladspa: [Entry]?)>((nil, nil))
+    private static let cache = Mutex<(lv2: [Entry]?, ladspa: [Entry]?, untrusted: [String])>((nil, nil, []))
 
     /// Every installed LV2 plugin, sorted by URI.
     public static func lv2() -> [Entry] {
@@ -56,15 +56,24 @@ public enum FormatCatalog {
         return entries
     }
 
-    /// Every plugin of every LADSPA library in ``ladspaFolders`` (the first library of a name wins).
+    /// Every plugin of every LADSPA library in ``ladspaFolders`` (the first library of a name
+    /// wins). Reading a LADSPA library means opening it, which runs its constructors in this
+    /// process, so only libraries ``LibraryTrust`` trusts are read; the others are skipped and
+    /// named by ``untrustedLADSPA()``.
     public static func ladspa() -> [Entry] {
         if let cached = cache.withLock({ $0.ladspa }) { return cached }
         final class Box { var entries: [Entry] = []; var path = "" }
         let box = Box()
         var seen: Set<String> = []
+        var untrusted: [String] = []
+        let trust = LibraryTrust.fromEnvironment()
         for folder in ladspaFolders {
             for path in PluginScan.libraries(at: folder) where path.hasSuffix(".so") {
                 guard seen.insert(Self.libraryName(path)).inserted else { continue }
+                guard trust.trusts(library: path) else {
+                    untrusted.append(path)
+                    continue
+                }
                 box.path = path
                 _ = iaa_ladspa_each(path, { context, label, id, name in
                     guard let context, let label else { return }
@@ -76,8 +85,24 @@ public enum FormatCatalog {
                 }, Unmanaged.passUnretained(box).toOpaque())
             }
         }
-        cache.withLock { $0.ladspa = box.entries }
+        cache.withLock {
+            $0.ladspa = box.entries
+            $0.untrusted = untrusted
+        }
         return box.entries
+    }
+
+    /// The LADSPA libraries on the search path that ``ladspa()`` did not read, being outside the
+    /// folders the engine trusts.
+    public static func untrustedLADSPA() -> [String] {
+        _ = ladspa()
+        return cache.withLock { $0.untrusted }
+    }
+
+    /// The refusal of a LADSPA library the engine may not open.
+    static func untrustedLADSPAError(_ path: String) -> PluginLoadError {
+        PluginLoadError(.notAPlugin, "the LADSPA library \(path) lies outside the folders only root writes; reading it would run its code inside the engine, so iaa does not open it",
+                        hint: "install it under /usr/local/lib/ladspa, or add its folder to IAA_TRUSTED_PATH if you trust it")
     }
 
     /// `amp` for `/usr/lib/ladspa/amp.so`.
@@ -111,6 +136,7 @@ public enum FormatCatalog {
             let library = String(name[..<slash])
             let label = String(name[name.index(after: slash)...])
             if library.hasPrefix("/") || library.hasSuffix(".so") {
+                guard LibraryTrust.fromEnvironment().trusts(library: library) else { throw untrustedLADSPAError(library) }
                 return (library, label)
             }
             matches = entries.filter { libraryName($0.path ?? "") == library && $0.label == label }
@@ -130,9 +156,14 @@ public enum FormatCatalog {
                                   hint: "write one of: " + matches.map { "\"\($0.reference)\"" }.joined(separator: ", "))
         }
         guard let found = matches.first, let path = found.path, let label = found.label else {
+            if let skipped = untrustedLADSPA().first(where: { libraryName($0) == name || name.hasPrefix(libraryName($0) + "/") }) {
+                throw untrustedLADSPAError(skipped)
+            }
             let names = entries.compactMap(\.label) + entries.map(\.name)
-            let hint = Suggestion.closest(to: name, in: names).map { "did you mean \"ladspa:\($0)\"?" }
-                ?? "list installed plugins with `iaa plugins --ladspa`; iaa searches LADSPA_PATH and " + ladspaFolders.suffix(3).joined(separator: ", ")
+            let skipped = untrustedLADSPA()
+            let unread = skipped.isEmpty ? "" : "; not read, being outside the trusted folders: " + skipped.joined(separator: ", ")
+            let hint = (Suggestion.closest(to: name, in: names).map { "did you mean \"ladspa:\($0)\"?" }
+                ?? "list installed plugins with `iaa plugins --ladspa`; iaa searches LADSPA_PATH and " + ladspaFolders.suffix(3).joined(separator: ", ")) + unread
             throw PluginLoadError(.unknownPlugin, "no installed LADSPA plugin is called \"\(name)\"", hint: hint)
         }
         return (path, label)

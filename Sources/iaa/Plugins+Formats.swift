@@ -22,7 +22,12 @@ extension Plugins {
     func listInstalled() throws {
         var entries: [FormatCatalog.Entry] = []
         if lv2 { entries += FormatCatalog.lv2() }
-        if ladspa { entries += FormatCatalog.ladspa() }
+        if ladspa {
+            entries += FormatCatalog.ladspa()
+            for path in FormatCatalog.untrustedLADSPA() {
+                Output.error("not read: \(path) lies outside the folders only root writes, and reading a LADSPA library runs its code (install it under /usr/local/lib/ladspa, or add its folder to IAA_TRUSTED_PATH)")
+            }
+        }
         let installed = entries.map {
             Installed(plugin: $0.reference, format: $0.format.rawValue, name: $0.title,
                       class: $0.classLabel.isEmpty ? nil : $0.classLabel)

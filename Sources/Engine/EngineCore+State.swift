@@ -120,12 +120,8 @@ extension EngineCore {
     }
 
     static func portJSON(_ port: LivePort) -> ControlJSON {
-        .object([
-            ("name", .string(port.name)), ("app", .string(port.appID)), ("port", .string(port.portName)),
-            ("type", .string(port.type)), ("direction", .string(port.isInput ? "input" : "output")),
-            ("connections", .array(port.connections.map(ControlJSON.string))),
-            ("latency", .object([("min", .number(Double(port.latency.lowerBound))), ("max", .number(Double(port.latency.upperBound)))])),
-        ])
+        PortListing(name: port.name, app: port.appID, port: port.portName, type: port.type, direction: port.isInput ? .input : .output,
+                    connections: port.connections, latency: port.latency).json
     }
 
     /// A Graphviz picture: roles as clusters, gains on edges, ducked or suspended apps dashed.

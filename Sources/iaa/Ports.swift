@@ -32,34 +32,32 @@ struct Ports: ParsableCommand {
     var filters: [String] = []
 
     func run() throws {
-        let ports = try engine.connect().call(.ports).elements.filter { port in
-            let name = port["name"]?.stringValue ?? ""
-            return filters.allSatisfy { name.contains($0) }
+        let ports = try engine.connect().call(.ports).elements.compactMap(PortListing.init(json:)).filter { port in
+            filters.allSatisfy { port.name.contains($0) }
         }
         if json {
-            Output.line(ControlJSON.array(ports).text)
+            Output.line(ControlJSON.array(ports.map(\.json)).text)
         } else {
             for port in ports { Output.line(lines(for: port).joined(separator: "\n")) }
         }
     }
 
     /// jack_lsp prints a port's connections, then latency, then properties, then type.
-    func lines(for port: ControlJSON) -> [String] {
-        var lines = [port["name"]?.plainText ?? "?"]
-        let input = port["direction"]?.stringValue == "input"
+    func lines(for port: PortListing) -> [String] {
+        var lines = [port.name]
+        let input = port.direction == .input
         if connections {
-            lines += (port["connections"]?.elements ?? []).map { "   " + $0.plainText }
+            lines += port.connections.map { "   " + $0 }
         }
-        if latency, let range = port["latency"] {
-            let min = range["min"]?.plainText ?? "0", max = range["max"]?.plainText ?? "0"
+        if latency {
             // JACK's convention: an input's latency is its capture latency, an output's its playback latency.
-            lines.append("\tport \(input ? "capture" : "playback") latency = [ \(min) \(max) ] frames")
+            lines.append("\tport \(input ? "capture" : "playback") latency = [ \(port.latency.lowerBound) \(port.latency.upperBound) ] frames")
         }
         if properties {
             lines.append("\tproperties: " + (input ? "input," : "output,"))
         }
         if type {
-            lines.append("\t" + (port["type"]?.plainText ?? "?"))
+            lines.append("\t" + port.type)
         }
         return lines
     }

@@ -74,4 +74,18 @@ struct ProtocolVocabularyTests {
         #expect(TopUpdate(json: sample.json) == sample)
         #expect(TopUpdate(json: try ControlJSONParser.parse(sample.json.text)) == sample)
     }
+
+    @Test("the ports row documents every member PortListing writes, and a port reads back as written")
+    func portListing() throws {
+        let row = try #require(Self.document.components(separatedBy: "\n").first { $0.hasPrefix("| `ports` |") })
+        let port = PortListing(name: "iaa:tone.out", app: "tone", port: "out", type: "32 bit float mono audio", direction: .output,
+                               connections: ["system:playback_1"], latency: 256...512)
+        guard case .object(let members) = port.json, case .object(let latency)? = port.json["latency"] else {
+            Issue.record("PortListing.json is not an object with a latency object")
+            return
+        }
+        for key in members.map(\.0) + latency.map(\.0) { #expect(row.contains("\"\(key)\""), "PROTOCOL.md's ports row lacks \"\(key)\"") }
+        for direction in ["input", "output"] { #expect(row.contains("\"\(direction)\"")) }
+        #expect(PortListing(json: port.json) == port)
+    }
 }

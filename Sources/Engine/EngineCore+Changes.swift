@@ -14,14 +14,10 @@ extension EngineCore {
             specs = specs.filter { $0.element.name == name }
             guard !specs.isEmpty else { throw decoder.unknownParameter(name, of: app) }
         }
-        return .result(.object([
-            ("app", .string(app.id)),
-            ("parameters", .array(specs.map { index, spec in
-                .object([("name", .string(spec.name)), ("value", .number(Double(slot?.parameterTarget(index) ?? spec.defaultValue))),
-                         ("min", .number(Double(spec.range.lowerBound))), ("max", .number(Double(spec.range.upperBound))),
-                         ("default", .number(Double(spec.defaultValue))), ("unit", .string(spec.unit.rawValue))])
-            })),
-        ]))
+        return .result(ParameterReading(app: app.id, parameters: specs.map { index, spec in
+            .init(name: spec.name, value: Double(slot?.parameterTarget(index) ?? spec.defaultValue), min: Double(spec.range.lowerBound),
+                  max: Double(spec.range.upperBound), defaultValue: Double(spec.defaultValue), unit: spec.unit.rawValue)
+        }).json)
     }
 
     /// An app's preferred I/O buffer duration asks JACK for that buffer size.

@@ -27,20 +27,16 @@ struct GetParameter: ParsableCommand {
             Output.line(result.text)
             return
         }
-        for parameter in result["parameters"]?.elements ?? [] {
+        for parameter in ParameterReading(json: result)?.parameters ?? [] {
             Output.line(Self.line(for: parameter))
         }
     }
 
     /// `frequency = 440  (20…20000, default 440, Hz)`.
-    static func line(for parameter: ControlJSON) -> String {
-        let name = parameter["name"]?.plainText ?? "?"
-        let value = parameter["value"]?.plainText ?? "?"
-        var details: [String] = []
-        if let min = parameter["min"], let max = parameter["max"] { details.append("\(min.plainText)…\(max.plainText)") }
-        if let fallback = parameter["default"] { details.append("default \(fallback.plainText)") }
-        if let unit = parameter["unit"]?.stringValue, !unit.isEmpty { details.append(unit) }
-        return details.isEmpty ? "\(name) = \(value)" : "\(name) = \(value)  (\(details.joined(separator: ", ")))"
+    static func line(for parameter: ParameterReading.Parameter) -> String {
+        var details = ["\(Output.number(parameter.min))…\(Output.number(parameter.max))", "default \(Output.number(parameter.defaultValue))"]
+        if !parameter.symbol.isEmpty { details.append(parameter.symbol) }
+        return "\(parameter.name) = \(Output.number(parameter.value))  (\(details.joined(separator: ", ")))"
     }
 }
 

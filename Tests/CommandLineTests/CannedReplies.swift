@@ -49,12 +49,13 @@ enum CannedReplies {
         "device": ["silent": false, "locked": false, "routeAvailable": true],
     ]
 
+    /// Made from the protocol's type, with the units as the engine names them.
     static func parameters(app: String, param: String?) -> ControlJSON {
-        let all: [ControlJSON] = [
-            ["name": "frequency", "value": 440, "min": 20, "max": 20000, "default": 440, "unit": "Hz"],
-            ["name": "gain", "value": 0.5, "min": 0, "max": 1, "default": 0.8, "unit": ""],
+        let all: [ParameterReading.Parameter] = [
+            .init(name: "frequency", value: 440, min: 20, max: 20000, defaultValue: 440, unit: "hertz"),
+            .init(name: "gain", value: 0.5, min: 0, max: 1, defaultValue: 0.8, unit: "generic"),
         ]
-        return ["app": .string(app), "parameters": .array(all.filter { param == nil || $0["name"]?.stringValue == param })]
+        return ParameterReading(app: app, parameters: all.filter { param == nil || $0.name == param }).json
     }
 
     /// An Outcome: an interruption event for `interrupt`, a plain one otherwise, and a warning for `device`.

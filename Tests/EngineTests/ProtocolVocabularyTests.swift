@@ -88,4 +88,22 @@ struct ProtocolVocabularyTests {
         for direction in ["input", "output"] { #expect(row.contains("\"\(direction)\"")) }
         #expect(PortListing(json: port.json) == port)
     }
+
+    @Test("the get row documents every member ParameterReading writes; every unit a parameter can have has a symbol or none on purpose")
+    func parameterReading() throws {
+        let row = try #require(Self.document.components(separatedBy: "\n").first { $0.hasPrefix("| `get` |") })
+        let reading = ParameterReading(app: "tone", parameters: [.init(name: "frequency", value: 440, min: 20, max: 20000, defaultValue: 440, unit: "hertz")])
+        guard case .object(let members) = reading.json, case .array(let parameters)? = reading.json["parameters"],
+              case .object(let parameterMembers)? = parameters.first else {
+            Issue.record("ParameterReading.json is not an object with parameters")
+            return
+        }
+        for key in members.map(\.0) + parameterMembers.map(\.0) { #expect(row.contains("\"\(key)\""), "PROTOCOL.md's get row lacks \"\(key)\"") }
+        #expect(ParameterReading(json: reading.json) == reading)
+        let symbols = ["generic": "", "hertz": "Hz", "linearGain": "linear gain", "decibels": "dB", "seconds": "s",
+                       "milliseconds": "ms", "percent": "%", "boolean": ""]
+        for (unit, symbol) in symbols {
+            #expect(ParameterReading.Parameter(name: "p", value: 0, min: 0, max: 1, defaultValue: 0, unit: unit).symbol == symbol)
+        }
+    }
 }

@@ -73,11 +73,7 @@ extension EngineCore {
             let error = ControlError(refusal)
             return .error(code: error.code, message: error.message, field: error.field)
         }
-        return .result(.object([
-            ("ok", .bool(true)),
-            ("events", .array(outcome.events.map(SessionLog.payload))),
-            ("warnings", .array(outcome.warnings.map(ControlJSON.string))),
-            ("sessions", .object(sessions.policy.states.map { ($0.id, SessionLog.state($0)) })),
-        ]))
+        return .result(ActionOutcome(events: outcome.events.map(SessionLog.message), warnings: outcome.warnings,
+                                     sessions: sessions.policy.states.map { (app: $0.id, session: SessionLog.state($0)) }).json)
     }
 }

@@ -40,27 +40,32 @@ public struct SessionLog {
 
     /// An event as Apple would deliver it: `interruption {type, options, reason}` and so on.
     static func payload(_ event: SessionEvent) -> ControlJSON {
-        var pairs: [(String, ControlJSON)] = [("app", .string(event.app)), ("name", .string(event.name))]
+        message(event).json
+    }
+
+    /// The protocol's message for an event.
+    static func message(_ event: SessionEvent) -> SessionEventMessage {
+        var message = SessionEventMessage(app: event.app, name: event.name)
         switch event.kind {
         case .interruption(let type, let reason, let shouldResume, let wasSuspended):
-            pairs.append(("type", .string(type.rawValue)))
-            pairs.append(("options", .array(shouldResume ? [.string("shouldResume")] : [])))
-            pairs.append(("reason", .string(reason.rawValue)))
-            if wasSuspended { pairs.append(("wasSuspended", .bool(true))) }
+            message.type = type.rawValue
+            message.options = shouldResume ? ["shouldResume"] : []
+            message.reason = reason.rawValue
+            if wasSuspended { message.wasSuspended = true }
         case .routeChange(let reason):
-            pairs.append(("reason", .string(reason.rawValue)))
+            message.reason = reason.rawValue
         case .silenceSecondaryAudioHint(let type):
             // Apple's AVAudioSessionSilenceSecondaryAudioHintType is begin/end.
-            pairs.append(("type", .string(type == .began ? "begin" : "end")))
+            message.type = type == .began ? "begin" : "end"
         case .nodeConnected(let peer):
-            pairs.append(("peer", .string(peer)))
+            message.peer = peer
         case .nodeDisconnected(let peer, let reason):
-            pairs.append(("peer", .string(peer)))
-            if let reason { pairs.append(("reason", .string(reason))) }
+            message.peer = peer
+            message.reason = reason
         case .backgroundTaskWillExpire, .suspended, .resumed, .mediaServicesWereLost, .mediaServicesWereReset:
             break
         }
-        return .object(pairs)
+        return message
     }
 
     static func state(_ state: AppSessionState) -> ControlJSON {

@@ -6,25 +6,27 @@ import ControlSocket
 /// The event line reads like a sentence so a person driving a scenario from a shell can follow it:
 /// `event: music interruption began reason=default options=shouldResume`.
 enum OutcomeReport {
-    static func print(_ outcome: ControlJSON) {
-        for event in outcome["events"]?.elements ?? [] {
+    static func print(_ reply: ControlJSON) {
+        guard let outcome = ActionOutcome(json: reply) else {
+            Output.line(reply.text)
+            return
+        }
+        for event in outcome.events {
             Output.line(line(for: event))
         }
-        for warning in outcome["warnings"]?.elements ?? [] {
-            Output.warning(warning.plainText)
+        for warning in outcome.warnings {
+            Output.warning(warning)
         }
     }
 
-    /// `event: APP NAME [TYPE] key=value…`; empty arrays are left out (no options is no news).
-    static func line(for event: ControlJSON) -> String {
-        var words = ["event:"]
-        if let app = event["app"] { words.append(app.plainText) }
-        if let name = event["name"] { words.append(name.plainText) }
-        if let type = event["type"] { words.append(type.plainText) }
-        for (key, value) in event.members where !["app", "name", "type"].contains(key) {
-            if case .array(let values) = value, values.isEmpty { continue }
-            words.append("\(key)=\(value.plainText)")
-        }
+    /// `event: APP NAME [TYPE] key=value…`; no options is no news, so they are left out then.
+    static func line(for event: SessionEventMessage) -> String {
+        var words = ["event:", event.app, event.name]
+        if let type = event.type { words.append(type) }
+        if let peer = event.peer { words.append("peer=\(peer)") }
+        if let options = event.options, !options.isEmpty { words.append("options=" + options.joined(separator: ",")) }
+        if let reason = event.reason { words.append("reason=\(reason)") }
+        if let wasSuspended = event.wasSuspended { words.append("wasSuspended=\(wasSuspended)") }
         return words.joined(separator: " ")
     }
 }

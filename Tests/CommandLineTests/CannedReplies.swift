@@ -58,17 +58,18 @@ enum CannedReplies {
         return ParameterReading(app: app, parameters: all.filter { param == nil || $0.name == param }).json
     }
 
-    /// An Outcome: an interruption event for `interrupt`, a plain one otherwise, and a warning for `device`.
+    /// An Outcome, made from the protocol's type: an interruption for `interrupt`, the secondary
+    /// audio hint for `session.activate`, and a warning for `device`.
     static func outcome(for request: ControlRequest) -> ControlJSON {
-        var events: [ControlJSON] = []
+        var events: [SessionEventMessage] = []
         if request.method == "interrupt" {
-            events.append(["app": "music", "name": "interruption", "type": "began", "options": [],
-                           "reason": request["reason"] ?? "default"])
+            events.append(SessionEventMessage(app: "music", name: "interruption", type: "began", options: [],
+                                              reason: request["reason"]?.stringValue ?? "default"))
         } else if request.method == "session.activate" {
-            events.append(["app": "music", "name": "duck", "gain": 0.25])
+            events.append(SessionEventMessage(app: "music", name: "silenceSecondaryAudioHint", type: "begin"))
         }
-        let warnings: [ControlJSON] = request.method == "device" ? ["nav does not obey the Ring/Silent switch"] : []
-        return ["ok": true, "events": .array(events), "warnings": .array(warnings), "sessions": []]
+        let warnings = request.method == "device" ? ["nav does not obey the Ring/Silent switch"] : []
+        return ActionOutcome(events: events, warnings: warnings, sessions: [(app: "music", session: ["category": "playback", "active": true])]).json
     }
 
     static func apply(_ request: ControlRequest) -> ControlReply {

@@ -71,7 +71,7 @@ struct ChangeVerbTests {
         let interrupt = try engine.iaa(["interrupt", "begin", "--reason", "call"])
         #expect(interrupt.stdoutLines == ["event: music interruption began reason=default"])
         let activate = try engine.iaa(["session", "nav", "activate"])
-        #expect(activate.stdoutLines == ["event: music duck gain=0.25"])
+        #expect(activate.stdoutLines == ["event: music silenceSecondaryAudioHint begin"])
         let device = try engine.iaa(["device", "silent", "on"])
         #expect(device.stdout.isEmpty)
         #expect(device.stderr == "iaa: warning: nav does not obey the Ring/Silent switch\n")

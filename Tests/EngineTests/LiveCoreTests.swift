@@ -175,7 +175,7 @@ struct LiveCoreTests {
     @Test("replies: status carries the transport's bar and beat; set, get and an unknown method answer as the protocol says")
     func replies() throws {
         let live = try LiveCore("""
-            { "format": "iaa-graph/1", "name": "r", "apps": [ { "id": "tone", "plugin": "builtin:oscillator" } ] }
+            { "format": "iaa-graph/1", "name": "r", "apps": [ { "id": "tone", "plugin": "builtin:oscillator", "session": {} } ] }
             """)
         let transport = try #require(try live.status()["transport"])
         #expect(transport["bar"]?.intValue == 1 && transport["beat"]?.intValue == 1 && transport["tempo"]?.doubleValue == 120)
@@ -183,6 +183,10 @@ struct LiveCoreTests {
         let value = try live.result("get", ["app": "tone", "param": "frequency"])["parameters"]?.arrayValue?.first?["value"]?.doubleValue
         #expect(value == 330)
         #expect(live.refusal("no.such.method")?.code == "unknownMethod")
+        // A session action's reply reads back as the protocol's Outcome, sessions keyed by app.
+        let outcome = try #require(ActionOutcome(json: try live.result("session.setCategory", ["app": "tone", "category": "playback"])))
+        #expect(outcome.sessions.map(\.app) == ["tone"])
+        #expect(outcome.sessions.first?.session["category"]?.stringValue == "playback")
         #expect(live.refusal("set", ["app": "tone", "param": "frequency", "value": 1e9])?.code == "parameterOutOfRange")
     }
 

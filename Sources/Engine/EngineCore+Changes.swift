@@ -60,12 +60,11 @@ extension EngineCore {
         }
         guard request["dryRun"]?.boolValue != true else {
             let diff = GraphDiff(old: graph, new: carryingAdmitted(into: fileGraph).graph)
-            return .result(.object([("applied", .bool(false)), ("diff", diff.json)]))
+            return .result(ApplyReply(applied: false, diff: diff.message).json)
         }
         // Performed as any command is; its events were published as it went (`didApply`).
         let outcome = try perform(.apply(AppliedGraph(fileGraph, file: file, text: text)), at: now)
         replaceDescription(newDescription)
-        let diff = outcome.diff.map(\.json) ?? .array([])
-        return .result(.object([("applied", .bool(true)), ("diff", diff), ("warnings", .array(outcome.warnings.map(ControlJSON.string)))]))
+        return .result(ApplyReply(applied: true, diff: outcome.diff?.message ?? ApplyReply.Diff(), warnings: outcome.warnings).json)
     }
 }

@@ -54,14 +54,11 @@ struct GraphDiff {
         return connection.direction == .toExternal ? "\(ports) -> \(connection.endpoint)" : "\(connection.endpoint) -> \(ports)"
     }
 
-    var json: ControlJSON {
-        func list(_ items: [String]) -> ControlJSON { .array(items.map(ControlJSON.string)) }
-        return .object([
-            ("appsAdded", list(appsAdded)), ("appsRemoved", list(appsRemoved)), ("appsChanged", list(appsChanged)),
-            ("appsReloaded", list(appsReloaded)),
-            ("connectionsAdded", list(connectionsAdded)), ("connectionsRemoved", list(connectionsRemoved)),
-            ("jackConnectionsAdded", list(jackConnectionsAdded)), ("jackConnectionsRemoved", list(jackConnectionsRemoved)),
-            ("exposeChanged", .bool(exposeChanged)),
-        ])
+    /// The diff as the protocol carries it.
+    var message: ApplyReply.Diff {
+        ApplyReply.Diff(appsAdded: appsAdded, appsRemoved: appsRemoved, appsChanged: appsChanged, appsReloaded: appsReloaded,
+                        connectionsAdded: connectionsAdded, connectionsRemoved: connectionsRemoved,
+                        jackConnectionsAdded: jackConnectionsAdded, jackConnectionsRemoved: jackConnectionsRemoved,
+                        exposeChanged: exposeChanged)
     }
 }

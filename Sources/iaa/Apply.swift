@@ -45,13 +45,16 @@ struct Apply: ParsableCommand {
                 Output.line(result.text)
                 return
             }
-            let lines = DiffText.lines(result["diff"] ?? .object([]))
+            guard let reply = ApplyReply(json: result) else {
+                Output.line(result.text)
+                return
+            }
+            let lines = DiffText.lines(reply.diff)
             lines.forEach(Output.line)
-            for warning in result["warnings"]?.elements ?? [] { Output.warning(warning.plainText) }
-            let applied = result["applied"]?.boolValue ?? false
+            for warning in reply.warnings { Output.warning(warning) }
             if dryRun {
                 Output.line("dry run: nothing changed")
-            } else if applied {
+            } else if reply.applied {
                 Output.line("applied")
             } else {
                 Output.line(lines.isEmpty ? "unchanged: the running graph is the same" : "not applied")
@@ -67,29 +70,17 @@ struct Apply: ParsableCommand {
 
 /// The diff of an `apply` reply as lines: `+ app x`, `- app y`, `~ app z`, `+ connection a:out -> b:in`.
 enum DiffText {
-    /// Each diff member, its sign and the noun its lines use, in the order they print.
-    static let members: [(key: String, sign: String, noun: String)] = [
-        ("appsAdded", "+", "app"), ("appsRemoved", "-", "app"), ("appsChanged", "~", "app"),
-        ("connectionsAdded", "+", "connection"), ("connectionsRemoved", "-", "connection"),
-        ("jackConnectionsAdded", "+", "jack connection"), ("jackConnectionsRemoved", "-", "jack connection"),
+    /// The sign and the noun of each list's lines, by its protocol name.
+    static let signs: [String: (sign: String, noun: String)] = [
+        "appsAdded": ("+", "app"), "appsRemoved": ("-", "app"), "appsChanged": ("~", "app"),
+        "connectionsAdded": ("+", "connection"), "connectionsRemoved": ("-", "connection"),
+        "jackConnectionsAdded": ("+", "jack connection"), "jackConnectionsRemoved": ("-", "jack connection"),
     ]
 
-    static func lines(_ diff: ControlJSON) -> [String] {
-        members.flatMap { member in
-            (diff[member.key]?.elements ?? []).map { "\(member.sign) \(member.noun) \(describe($0))" }
-        } + (diff["appsReloaded"]?.elements ?? []).map { "~ app \(describe($0)) (library rebuilt: new code)" }
-    }
-
-    /// An id, a `{"from", "to"}` pair, or an app object with an `id` (and what changed in it).
-    static func describe(_ item: ControlJSON) -> String {
-        if let from = item["from"], let to = item["to"] {
-            let gain = item["gain"]?.doubleValue.map { $0 == 1 ? "" : " (gain \(Output.number($0)))" } ?? ""
-            return "\(from.plainText) -> \(to.plainText)\(gain)"
-        }
-        if let id = item["id"] {
-            let changes = item["changes"]?.elements.map(\.plainText) ?? []
-            return changes.isEmpty ? id.plainText : "\(id.plainText) (\(changes.joined(separator: ", ")))"
-        }
-        return item.plainText
+    static func lines(_ diff: ApplyReply.Diff) -> [String] {
+        diff.lists.flatMap { list -> [String] in
+            guard let sign = signs[list.key] else { return [] }
+            return list.items.map { "\(sign.sign) \(sign.noun) \($0)" }
+        } + diff.appsReloaded.map { "~ app \($0) (library rebuilt: new code)" }
     }
 }

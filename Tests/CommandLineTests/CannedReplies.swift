@@ -80,13 +80,10 @@ enum CannedReplies {
                   hint: did you mean "in_1"?
                 """)
         }
-        let diff: ControlJSON = [
-            "appsAdded": ["echo"], "appsRemoved": ["nav"], "appsChanged": ["music"],
-            "connectionsAdded": [["from": "echo:out", "to": "daw:in_2", "gain": 0.5]],
-            // The engine sends connections as text; objects are accepted too.
-            "connectionsRemoved": ["nav:out -> daw:in_1"],
-            "jackConnectionsAdded": [], "jackConnectionsRemoved": [["from": "iaa:nav.out", "to": "system:playback_1"]],
-        ]
-        return .result(["applied": .bool(request["dryRun"] != .bool(true)), "diff": diff])
+        // Made from the protocol's type: connections as text, as the engine writes them.
+        let diff = ApplyReply.Diff(appsAdded: ["echo"], appsRemoved: ["nav"], appsChanged: ["music"],
+                                   connectionsAdded: ["echo:out -> daw:in_2 (gain 0.5)"], connectionsRemoved: ["nav:out -> daw:in_1"],
+                                   jackConnectionsRemoved: ["nav:out -> @playback"])
+        return .result(ApplyReply(applied: request["dryRun"] != .bool(true), diff: diff).json)
     }
 }

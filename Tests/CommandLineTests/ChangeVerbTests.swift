@@ -88,7 +88,7 @@ struct ChangeVerbTests {
         #expect(result.stdoutLines == [
             "+ app echo", "- app nav", "~ app music",
             "+ connection echo:out -> daw:in_2 (gain 0.5)", "- connection nav:out -> daw:in_1",
-            "- jack connection iaa:nav.out -> system:playback_1",
+            "- jack connection nav:out -> @playback",
             "dry run: nothing changed",
         ])
         #expect(engine.requests == [.init(method: "apply",

@@ -106,4 +106,17 @@ struct ProtocolVocabularyTests {
             #expect(ParameterReading.Parameter(name: "p", value: 0, min: 0, max: 1, defaultValue: 0, unit: unit).symbol == symbol)
         }
     }
+
+    @Test("the apply row documents every member ApplyReply writes, and a reply reads back as written")
+    func applyReply() throws {
+        let row = try #require(Self.document.components(separatedBy: "\n").first { $0.hasPrefix("| `apply` |") })
+        let reply = ApplyReply(applied: true, diff: .init(appsAdded: ["echo"], connectionsAdded: ["echo:out -> daw:in_2 (gain 0.5)"],
+                                                            exposeChanged: true), warnings: ["a warning"])
+        guard case .object(let members) = reply.json, case .object(let diffMembers)? = reply.json["diff"] else {
+            Issue.record("ApplyReply.json is not an object with a diff object")
+            return
+        }
+        for key in members.map(\.0) + diffMembers.map(\.0) { #expect(row.contains("\"\(key)\""), "PROTOCOL.md's apply row lacks \"\(key)\"") }
+        #expect(ApplyReply(json: reply.json) == reply)
+    }
 }

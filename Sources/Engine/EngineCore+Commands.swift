@@ -70,27 +70,23 @@ extension EngineCore: CommandHost {
         if let refusal = outcome.refusal { throw ControlError(refusal) }
         switch command {
         case .setParameter(let app, _, let value):
-            return .result(.object([("app", .string(app)), ("param", .string(try decoder.string(request, "param"))),
-                                    ("value", .number(Double(value)))]))
+            return .result(SetReply(app: app, param: try decoder.string(request, "param"), value: Double(value)).json)
         case .connect(let connections):
-            return .result(.object([("connected", .array(connections.map { connection in
+            return .result(ConnectionsReply(.connected, connections.map { connection in
                 let (from, to) = Self.names(connection, in: graph)
-                return .object([("from", .string(from)), ("to", .string(to)), ("internal", .bool(true)), ("already", .bool(false))])
-            }))]))
+                return .init(from: from, to: to, isInternal: true, already: false)
+            }).json)
         case .connectPorts(let pairs):
-            return .result(.object([("connected", .array(zip(pairs, outcome.alreadyConnected).map { pair, already in
-                .object([("from", .string(pair.source)), ("to", .string(pair.destination)), ("internal", .bool(false)),
-                         ("already", .bool(already))])
-            }))]))
+            return .result(ConnectionsReply(.connected, zip(pairs, outcome.alreadyConnected).map { pair, already in
+                .init(from: pair.source, to: pair.destination, isInternal: false, already: already)
+            }).json)
         case .disconnect(let connections):
-            return .result(.object([("disconnected", .array(connections.map { connection in
+            return .result(ConnectionsReply(.disconnected, connections.map { connection in
                 let (from, to) = Self.names(connection, in: graph)
-                return .object([("from", .string(from)), ("to", .string(to)), ("internal", .bool(true))])
-            }))]))
+                return .init(from: from, to: to, isInternal: true)
+            }).json)
         case .disconnectPorts(let pairs):
-            return .result(.object([("disconnected", .array(pairs.map { pair in
-                .object([("from", .string(pair.source)), ("to", .string(pair.destination)), ("internal", .bool(false))])
-            }))]))
+            return .result(ConnectionsReply(.disconnected, pairs.map { .init(from: $0.source, to: $0.destination, isInternal: false) }).json)
         case .session, .midi, .transport, .apply:
             // The decoder reads no MIDI, transport or apply request; session actions replied above.
             preconditionFailure("no reply for \(command)")

@@ -26,9 +26,8 @@ struct Connect: ParsableCommand {
         var params: [(String, ControlJSON)] = [("from", .string(source)), ("to", .string(destination))]
         if let gain { params.append(("gain", .number(gain))) }
         let result = try engine.connect().call(.connect, .object(params))
-        for made in result["connected"]?.elements ?? [] {
-            let already = made["already"]?.boolValue ?? false
-            Output.line((already ? "already connected " : "connected ") + ConnectionText.describe(made))
+        for made in ConnectionsReply(json: result)?.connections ?? [] {
+            Output.line((made.already == true ? "already connected " : "connected ") + ConnectionText.describe(made))
         }
     }
 }
@@ -49,7 +48,7 @@ struct Disconnect: ParsableCommand {
 
     func run() throws {
         let result = try engine.connect().call(.disconnect, ["from": .string(source), "to": .string(destination)])
-        for removed in result["disconnected"]?.elements ?? [] {
+        for removed in ConnectionsReply(json: result)?.connections ?? [] {
             Output.line("disconnected " + ConnectionText.describe(removed))
         }
     }
@@ -57,8 +56,7 @@ struct Disconnect: ParsableCommand {
 
 /// `from -> to`, marked `(JACK)` when it is a JACK connection outside the graph.
 enum ConnectionText {
-    static func describe(_ connection: ControlJSON) -> String {
-        let text = "\(connection["from"]?.plainText ?? "?") -> \(connection["to"]?.plainText ?? "?")"
-        return connection["internal"]?.boolValue == false ? text + " (JACK)" : text
+    static func describe(_ connection: ConnectionsReply.Connection) -> String {
+        connection.isInternal ? "\(connection.from) -> \(connection.to)" : "\(connection.from) -> \(connection.to) (JACK)"
     }
 }

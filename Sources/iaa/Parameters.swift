@@ -72,8 +72,10 @@ struct SetParameter: ParsableCommand {
     func run() throws {
         // Sent as a string whatever it looks like: the engine owns the one parser of `%` and `dB`.
         let result = try engine.connect().call(.set, ["app": .string(app), "param": .string(param), "value": .string(value)])
-        let setApp = result["app"]?.plainText ?? app
-        let setParam = result["param"]?.plainText ?? param
-        Output.line("\(setApp) \(setParam) = \(result["value"]?.plainText ?? value)")
+        guard let reply = SetReply(json: result) else {
+            Output.line(result.text)
+            return
+        }
+        Output.line("\(reply.app) \(reply.param) = \(Output.number(reply.value))")
     }
 }

@@ -75,18 +75,20 @@ final class CannedEngine: Sendable {
             return .result(request["graph"] == .bool(true) ? ["file": "{\n  \"format\": \"iaa-graph/1\"\n}\n"] : CannedReplies.dump)
         case "get": return .result(CannedReplies.parameters(app: app ?? "", param: request["param"]?.stringValue))
         case "set":
-            let value: ControlJSON = request["value"] == "-6dB" ? 0.5011872336272722 : 880
-            return .result(["app": request["app"] ?? nil, "param": request["param"] ?? nil, "value": value])
+            let value = request["value"] == "-6dB" ? 0.5011872336272722 : 880
+            return .result(SetReply(app: app ?? "", param: request["param"]?.stringValue ?? "", value: value).json)
         case "connect":
             if request["to"] == "daw:in_9" {
                 return .error(code: "unknownPort", message: "app \"daw\" has no input \"in_9\" (inputs: in_1, in_2)", field: "to")
             }
-            return .result(["connected": [
-                ["from": request["from"] ?? nil, "to": request["to"] ?? nil, "internal": true, "already": false],
-                ["from": "synth:out_2", "to": "system:playback_2", "internal": false, "already": true],
-            ]])
+            return .result(ConnectionsReply(.connected, [
+                .init(from: request["from"]?.stringValue ?? "", to: request["to"]?.stringValue ?? "", isInternal: true, already: false),
+                .init(from: "synth:out_2", to: "system:playback_2", isInternal: false, already: true),
+            ]).json)
         case "disconnect":
-            return .result(["disconnected": [["from": request["from"] ?? nil, "to": request["to"] ?? nil, "internal": true]]])
+            return .result(ConnectionsReply(.disconnected, [
+                .init(from: request["from"]?.stringValue ?? "", to: request["to"]?.stringValue ?? "", isInternal: true),
+            ]).json)
         case "session.activate" where app == "music":
             return .error(code: "cannotInterruptOthers", message: "('!int') app \"music\" is in the background and its category is not mixable", field: "app")
         case "session.setCategory" where request["category"] == "bogus":

@@ -29,7 +29,7 @@ extension EngineCore {
         guard backend.requestBufferSize(frames) else {
             throw ControlError(.jackRefused, "JACK refused a buffer size of \(frames) frames")
         }
-        return .result(.object([("bufferSize", .number(Double(frames)))]))
+        return .result(BufferReply(bufferSize: frames).json)
     }
 
     /// Remote control events go to the Now Playing app, as Apple's remote control events do.
@@ -42,7 +42,7 @@ extension EngineCore {
             throw ControlError(.noNowPlayingApp, "no app has played non-mixable audio in the foreground yet")
         }
         publisher.announce("event", .object([("app", .string(app)), ("name", .string("remoteControl")), ("command", .string(command))]))
-        return .result(.object([("app", .string(app))]))
+        return .result(RemoteReply(app: app).json)
     }
 
     /// Validates a whole new graph and performs it as an `apply` command (``CommandHost``) — or,

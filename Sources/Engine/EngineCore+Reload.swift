@@ -27,12 +27,10 @@ extension EngineCore {
         let (_, app) = try app(request)
         switch try rebuiltApp(app) {
         case .unchanged(let library):
-            return .result(.object([("app", .string(app.id)), ("reloaded", .bool(false)), ("library", .string(library)),
-                                    ("reason", .string("the library has not changed since it was loaded"))]))
+            return .result(ReloadReply(app: app.id, reloaded: false, library: library).json)
         case .rebuilt(let new, let library, let identity):
             try swapIn([new], by: .request)
-            return .result(.object([("app", .string(app.id)), ("reloaded", .bool(true)), ("library", .string(library)),
-                                    ("identity", .string(identity))]))
+            return .result(ReloadReply(app: app.id, reloaded: true, library: library, identity: identity).json)
         }
     }
 

@@ -42,7 +42,7 @@ extension EngineCore {
             case .reload: return try reload(request)
             case .enable:
                 let id = try app(request).app.id
-                return .result(.object([("app", .string(id)), ("enabled", .bool(enable(id)))]))
+                return .result(EnableReply(app: id, enabled: enable(id)).json)
             case .events: return .stream(topic: "events", initial: .object([("stream", .string("events"))]))
             case .top: return .stream(topic: "top", initial: .object([("stream", .string("top"))]))
             default:

@@ -24,7 +24,7 @@ struct Enable: ParsableCommand {
         let result = try engine.connect().call(.enable, ["app": .string(app)])
         if json {
             Output.line(result.text)
-        } else if result["enabled"]?.boolValue == true {
+        } else if EnableReply(json: result)?.enabled == true {
             Output.line("enabled \(app)")
         } else {
             Output.line("\(app) was not stopped: nothing to enable")

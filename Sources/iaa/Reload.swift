@@ -25,10 +25,10 @@ struct Reload: ParsableCommand {
         let result = try engine.connect().call(.reload, ["app": .string(app)])
         if json {
             Output.line(result.text)
-        } else if result["reloaded"]?.boolValue == true {
-            Output.line("reloaded \(app) from \(result["library"]?.plainText ?? "?")")
+        } else if let reply = ReloadReply(json: result), reply.reloaded {
+            Output.line("reloaded \(app) from \(reply.library)")
         } else {
-            Output.line("unchanged: \(result["library"]?.plainText ?? "the library") has not changed since it was loaded")
+            Output.line("unchanged: \(ReloadReply(json: result)?.library ?? "the library") has not changed since it was loaded")
         }
     }
 }

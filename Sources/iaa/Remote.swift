@@ -18,6 +18,6 @@ struct Remote: ParsableCommand {
 
     func run() throws {
         let result = try engine.connect().call(.remote, ["command": .string(command.rawValue)])
-        Output.line("\(command.rawValue) → \(result["app"]?.plainText ?? "?")")
+        Output.line("\(command.rawValue) → \(RemoteReply(json: result)?.app ?? "?")")
     }
 }

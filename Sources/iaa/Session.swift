@@ -87,7 +87,7 @@ struct Session: ParsableCommand {
             }
             if let preferredBuffer {
                 let result = try client.call(.preferredBuffer, ["app": .string(app), "frames": .number(Double(preferredBuffer))])
-                Output.line("buffer size: \(result["bufferSize"]?.plainText ?? "?") frames")
+                Output.line("buffer size: \(BufferReply(json: result).map { String($0.bufferSize) } ?? "?") frames")
             }
         case .activate:
             OutcomeReport.print(try client.call(.activate, ["app": .string(app)]))

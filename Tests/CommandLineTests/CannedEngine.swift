@@ -96,13 +96,15 @@ final class CannedEngine: Sendable {
         case "session.setCategory", "session.activate", "session.deactivate", "app.foreground", "app.background",
              "app.task", "device", "interrupt":
             return .result(CannedReplies.outcome(for: request))
-        case "session.preferredBuffer": return .result(["bufferSize": request["frames"] ?? nil])
-        case "remote": return .result(["app": "music"])
+        case "session.preferredBuffer": return .result(BufferReply(bufferSize: request["frames"]?.intValue ?? 0).json)
+        case "remote": return .result(RemoteReply(app: "music").json)
+        case "enable": return .result(EnableReply(app: app ?? "", enabled: app == "synth").json)
         case "apply": return CannedReplies.apply(request)
         case "reload" where app == "tone":
             return .error(code: "notReloadable", message: "app \"tone\" runs the built-in node type \"builtin:oscillator\"; only plugin libraries reload", field: "app")
         case "reload":
-            return .result(["app": .string(app ?? ""), "reloaded": .bool(app == "synth"), "library": "./libsynth.so"])
+            return .result(ReloadReply(app: app ?? "", reloaded: app == "synth", library: "./libsynth.so",
+                                       identity: app == "synth" ? "dev 1 inode 2 size 3 mtime 4" : nil).json)
         case "graph": return .result(["dot": "digraph iaa {\n  tone -> daw;\n}\n"])
         case "events": return .stream(topic: "events", initial: nil)
         case "top": return .stream(topic: "top", initial: nil)

@@ -76,6 +76,8 @@ struct ChangeVerbTests {
         #expect(device.stdout.isEmpty)
         #expect(device.stderr == "iaa: warning: nav does not obey the Ring/Silent switch\n")
         #expect(try engine.iaa(["remote", "next"]).stdoutLines == ["next → music"])
+        #expect(try engine.iaa(["enable", "synth"]).stdoutLines == ["enabled synth"])
+        #expect(try engine.iaa(["enable", "daw"]).stdoutLines == ["daw was not stopped: nothing to enable"])
     }
 
     @Test("apply --dry-run sends the file's text and prints the diff, then says nothing changed")

@@ -182,12 +182,10 @@ int iaa_isolation_poll_child_output(int pidfd, int wakeup, int output, int timeo
     return seen;
 }
 
-int iaa_isolation_poll_child(int pidfd, int wakeup, int timeout_ms) {
-    int seen = iaa_isolation_poll_child_output(pidfd, wakeup, -1, timeout_ms);
+int iaa_isolation_poll_exit(int pidfd, int timeout_ms) {
+    int seen = iaa_isolation_poll_child_output(pidfd, -1, -1, timeout_ms);
     return seen < 0 ? -1 : (seen & IAA_POLL_CHILD_ENDED ? 1 : 0);
 }
-
-int iaa_isolation_poll_exit(int pidfd, int timeout_ms) { return iaa_isolation_poll_child(pidfd, -1, timeout_ms); }
 
 int iaa_wakeup_make(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 

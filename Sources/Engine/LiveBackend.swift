@@ -139,15 +139,6 @@ extension LiveBackend {
         }
         return (pairs, [])
     }
-
-    // ControlBackend's port connections, by the same calls.
-    func connectPorts(_ pair: PortPair) -> PortConnectionResult {
-        connect(pair.source, pair.destination).result
-    }
-
-    func disconnectPorts(_ pair: PortPair) -> Bool {
-        disconnect(pair.source, pair.destination)
-    }
 }
 
 /// JACK: the real server.

@@ -19,7 +19,7 @@ final class MemoryBackend: LiveBackend, @unchecked Sendable {
         let isInput: Bool
         let isPhysical: Bool
         let isMIDI: Bool
-        var client: String { name.firstIndex(of: ":").map { String(name[..<$0]) } ?? name }
+        var client: String { MemoryBackend.client(of: name) }
     }
 
     private struct Server {
@@ -37,7 +37,6 @@ final class MemoryBackend: LiveBackend, @unchecked Sendable {
     }
 
     let clientName: String
-    let serverName: String? = nil
     let sampleRate: Double
     let maximumFrames: Int
     private let offline: OfflineBackend
@@ -180,7 +179,7 @@ final class MemoryBackend: LiveBackend, @unchecked Sendable {
     func clientsWithPorts() -> [String] {
         var seen: Set<String> = []
         return allPortNames().compactMap { name in
-            let client = Port(name: name, isInput: false, isPhysical: false, isMIDI: false).client
+            let client = Self.client(of: name)
             return seen.insert(client).inserted ? client : nil
         }
     }
@@ -221,6 +220,9 @@ final class MemoryBackend: LiveBackend, @unchecked Sendable {
         }
         return ConnectionOutcome(source: source, destination: destination, result: result)
     }
+
+    func connectPorts(_ pair: PortPair) -> PortConnectionResult { connect(pair.source, pair.destination).result }
+    func disconnectPorts(_ pair: PortPair) -> Bool { disconnect(pair.source, pair.destination) }
 
     func disconnect(_ source: String, _ destination: String) -> Bool {
         let removed = server.withLock { state in
@@ -291,4 +293,9 @@ final class MemoryBackend: LiveBackend, @unchecked Sendable {
     var probeCounts: (mallocs: Int, retains: Int)? { nil }
 
     private func isOurs(_ port: String) -> Bool { port.hasPrefix(clientName + ":") }
+
+    /// The client of a full port name (`client:port`).
+    static func client(of port: String) -> String {
+        port.firstIndex(of: ":").map { String(port[..<$0]) } ?? port
+    }
 }

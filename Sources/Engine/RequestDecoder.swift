@@ -84,12 +84,14 @@ struct RequestDecoder {
     /// file's code (`unknownApp`, `unknownParameter`, `parameterOutOfRange`, …). The field is the
     /// parameter the pointer is in; the hint follows the message.
     static func refusal(_ diagnostic: Diagnostic) -> ControlError {
-        let malformed: Set<GraphErrorCode> = [.missingKey, .wrongType, .invalidValue, .unknownKey, .outOfRange, .unknownAction]
         let field = diagnostic.pointer.split(separator: "/").first.map(String.init)
         let message = diagnostic.hint.map { "\(diagnostic.message); \($0)" } ?? diagnostic.message
         return malformed.contains(diagnostic.code) ? ControlError(.invalidParams, message, field: field)
                                                    : ControlError(diagnostic.code, message, field: field)
     }
+
+    /// The graph file's codes for a parameter that is missing, mistyped or not one of its values.
+    private static let malformed: Set<GraphErrorCode> = [.missingKey, .wrongType, .invalidValue, .unknownKey, .outOfRange, .unknownAction]
 
     func string(_ request: ControlRequest, _ name: String) throws -> String {
         guard let value = request[name]?.stringValue else {

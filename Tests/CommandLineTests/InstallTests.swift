@@ -9,13 +9,7 @@ struct InstallTests {
     @Test("with the release binary, the session library and a man page generator current, nothing is built; --no-man leaves the man pages out")
     func reusesBuiltProducts() throws {
         // tools/test builds these before the tests (a build cannot run while `swift test` holds .build).
-        let current = try runCommand("/bin/sh", ["-c", """
-            cd "\(Repository.root)" && test -x .build/release/iaa && test -x .build/release/libiaa-session.so \
-            && { test -x .build/release/generate-manual || test -x .build/debug/generate-manual; } \
-            && test -z "$(find Sources Package.swift -newer .build/release/iaa -print -quit)" \
-            && test -z "$(find Sources/CIAASession Package.swift -newer .build/release/libiaa-session.so -print -quit)"
-            """])
-        try #require(current.status == 0,
+        try #require(try Repository.releaseProductsAreCurrent(),
                      "the release binary, the session library or the man page generator is missing or older than the sources: run tools/test, which builds them first")
         let directory = try makeTemporaryDirectory("install")
         defer { try? FileManager.default.removeItem(atPath: directory) }

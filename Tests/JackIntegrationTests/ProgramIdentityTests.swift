@@ -73,6 +73,15 @@ extension JackIntegration {
             return path
         }
 
+        /// A graph with a `tone` app that admits programs named `clients`, at most `limit`, into `mix:in_1`.
+        func admissionGraph(_ folder: Folder, clients: String, limit: Int) throws -> String {
+            try graph(folder, apps: #"{ "id": "tone", "plugin": "builtin:oscillator" }"#, admit: """
+                { "jackClient": "\(clients)", "outputs": 1, "limit": \(limit),
+                  "session": { "category": "playback", "options": ["mixWithOthers"], "active": true }, "backgroundModes": ["audio"],
+                  "to": "mix:in_1" }
+                """)
+        }
+
         func app(_ running: Running, _ id: String) throws -> ControlJSON? {
             try running.result("status")["apps"]?.arrayValue?.first { $0["id"]?.stringValue == id }
         }
@@ -127,13 +136,7 @@ extension JackIntegration {
         func pidWithManySockets() throws {
             let folder = try Folder()
             defer { folder.remove() }
-            let path = try graph(folder, apps: """
-                { "id": "tone", "plugin": "builtin:oscillator" }
-                """, admit: #"""
-                { "jackClient": "t-ps-*", "outputs": 1, "limit": 2,
-                  "session": { "category": "playback", "options": ["mixWithOthers"], "active": true }, "backgroundModes": ["audio"],
-                  "to": "mix:in_1" }
-                """#)
+            let path = try admissionGraph(folder, clients: "t-ps-*", limit: 2)
             let running = try Running(graph: path, client: "t-ps")
             defer { running.stop() }
             // 400 pairs: /proc/net/unix grows by about 45 KB, most of it before this client's line.
@@ -150,13 +153,7 @@ extension JackIntegration {
         func admittedAttachIsTheProgramsOnly() throws {
             let folder = try Folder()
             defer { folder.remove() }
-            let path = try graph(folder, apps: """
-                { "id": "tone", "plugin": "builtin:oscillator" }
-                """, admit: #"""
-                { "jackClient": "t-ao-*", "outputs": 1, "limit": 2,
-                  "session": { "category": "playback", "options": ["mixWithOthers"], "active": true }, "backgroundModes": ["audio"],
-                  "to": "mix:in_1" }
-                """#)
+            let path = try admissionGraph(folder, clients: "t-ao-*", limit: 2)
             let running = try Running(graph: path, client: "t-ao")
             defer { running.stop() }
             let server = try #require(JackHarness.server)
@@ -185,13 +182,7 @@ extension JackIntegration {
         func limitReasonNamesTheAdmitted() throws {
             let folder = try Folder()
             defer { folder.remove() }
-            let path = try graph(folder, apps: """
-                { "id": "tone", "plugin": "builtin:oscillator" }
-                """, admit: #"""
-                { "jackClient": "t-al-*", "outputs": 1, "limit": 1,
-                  "session": { "category": "playback", "options": ["mixWithOthers"], "active": true }, "backgroundModes": ["audio"],
-                  "to": "mix:in_1" }
-                """#)
+            let path = try admissionGraph(folder, clients: "t-al-*", limit: 1)
             let running = try Running(graph: path, client: "t-al")
             defer { running.stop() }
             let server = try #require(JackHarness.server)

@@ -34,13 +34,7 @@ extension JackIntegration {
             try #require(blocks.count == 2, "expected the first run's shell block and the second player's, found \(blocks.count)")
             // As in docs/plugins.md's plugin steps: tools/install builds only what is stale, and a build cannot
             // run while `swift test` holds the build folder; tools/test builds these first.
-            let current = try runCommand("/bin/sh", ["-c", """
-                cd "\(Repository.root)" && test -x .build/release/iaa && test -x .build/release/libiaa-session.so \
-                && { test -x .build/release/generate-manual || test -x .build/debug/generate-manual; } \
-                && test -z "$(find Sources Package.swift -newer .build/release/iaa -print -quit)" \
-                && test -z "$(find Sources/CIAASession Package.swift -newer .build/release/libiaa-session.so -print -quit)"
-                """])
-            try #require(current.status == 0,
+            try #require(try Repository.releaseProductsAreCurrent(),
                          "the release binary, the session library or the man page generator is missing or older than the sources: run tools/test, which builds them first")
             for command in ["mpv", "espeak-ng", "jack_rec", "sox", "cc", "pkg-config"] {
                 try #require(try runCommand("/bin/sh", ["-c", "command -v \(command)"]).status == 0, "\(command) is not installed (tools/test installs it)")

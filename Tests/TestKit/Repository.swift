@@ -46,6 +46,18 @@ public enum Repository {
         environment("IAA_RELEASE_BIN") ?? path(".build/release/iaa")
     }
 
+    /// Whether the release `iaa`, the session library and a man page generator are built and no
+    /// older than the sources: tests that run tools/install need them, and cannot build them while
+    /// `swift test` holds the build folder (tools/test builds them first).
+    public static func releaseProductsAreCurrent() throws -> Bool {
+        try runCommand("/bin/sh", ["-c", """
+            cd "\(root)" && test -x .build/release/iaa && test -x .build/release/libiaa-session.so \
+            && { test -x .build/release/generate-manual || test -x .build/debug/generate-manual; } \
+            && test -z "$(find Sources Package.swift -newer .build/release/iaa -print -quit)" \
+            && test -z "$(find Sources/CIAASession Package.swift -newer .build/release/libiaa-session.so -print -quit)"
+            """]).status == 0
+    }
+
     private static func environment(_ name: String) -> String? {
         ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
     }

@@ -160,16 +160,14 @@ int iaa_isolation_output_pipe(int fds[2]);
 
 /** Waits up to `timeout_ms` for the child behind `pidfd` to end: 1 ended, 0 not yet, -1 error. */
 int iaa_isolation_poll_exit(int pidfd, int timeout_ms);
-/** Like `iaa_isolation_poll_exit`, also returning early (0) when `wakeup` (an eventfd, or -1) was
- *  signalled, which it drains. With `pidfd < 0` only the wake-up and the timeout end it. */
-int iaa_isolation_poll_child(int pidfd, int wakeup, int timeout_ms);
 /** What `iaa_isolation_poll_child_output` saw (bits). */
 #define IAA_POLL_CHILD_ENDED 1
 #define IAA_POLL_CHILD_OUTPUT 2
 
-/** Like `iaa_isolation_poll_child`, also watching `output` (the read end of the child's output
- *  pipe, or -1): the IAA_POLL_CHILD_* bits seen (OUTPUT also at the pipe's end), 0 for a
- *  timeout or a wake-up, -1 on error. */
+/** Waits up to `timeout_ms` for the child behind `pidfd` to end, for `output` (the read end of
+ *  its output pipe, or -1) to be readable, or for `wakeup` (an eventfd, or -1, which it drains) to
+ *  be signalled: the IAA_POLL_CHILD_* bits seen (OUTPUT also at the pipe's end), 0 for a timeout
+ *  or a wake-up, -1 on error. With `pidfd < 0` only the others and the timeout end it. */
 int iaa_isolation_poll_child_output(int pidfd, int wakeup, int output, int timeout_ms);
 /** A non-blocking eventfd (close-on-exec) for `iaa_wakeup_signal`; -1 on failure. */
 int iaa_wakeup_make(void);

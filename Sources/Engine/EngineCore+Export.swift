@@ -17,6 +17,10 @@ extension EngineCore {
             ("tempo", .number(graph.transport.tempo)), ("beatsPerBar", .number(graph.transport.beatsPerBar)),
             ("playing", .bool(graph.transport.playing)), ("timebaseMaster", .bool(graph.transport.timebaseMaster)),
         ]).text + ",")
+        // Written only when off, so a graph that left it alone dumps as before.
+        if !graph.latency.compensate {
+            lines.append("  \"latency\": " + ControlJSON.object([("compensate", .bool(false))]).text + ",")
+        }
         // Apps admitted under `programs.admit` are not written: the block is, and running the
         // file admits their programs again when they appear.
         let admitted = Set(graph.admittedApps.map(\.id))

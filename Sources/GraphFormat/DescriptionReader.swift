@@ -53,6 +53,10 @@ struct DescriptionReader {
         if let transport = object.member("transport"), let transportDescription = readTransport(transport) {
             description.transport = transportDescription
         }
+        if let latency = object.member("latency"),
+           let latencyObject = self.object(latency, at: "/latency", what: "\"latency\"", keys: Keys.latency) {
+            description.latency = LatencyDescription(compensate: latencyObject.bool("compensate", &sink))
+        }
         if let isolation = object.member("isolation"),
            let isolationObject = self.object(isolation, at: "/isolation", what: "\"isolation\"", keys: Keys.isolation) {
             description.isolation = IsolationDescription(
@@ -165,8 +169,8 @@ struct DescriptionReader {
 
     /// The keys each object may have, in the order the schema lists them.
     enum Keys {
-        static let graph = JSONKeySet(["$schema", "format", "name", "apps", "connections", "jack", "policy", "transport", "isolation",
-                                          "programs"])
+        static let graph = JSONKeySet(["$schema", "format", "name", "apps", "connections", "jack", "policy", "transport", "latency",
+                                          "isolation", "programs"])
         static let programs = JSONKeySet(["admit"])
         /// `state` is read only to say why it does not apply (admitted apps start in the background).
         static let admit = JSONKeySet(["jackClient", "uid", "executable", "outputs", "inputs", "directConnections", "session",
@@ -178,6 +182,7 @@ struct DescriptionReader {
         static let session = JSONKeySet(["category", "mode", "options", "active"])
         static let policy = JSONKeySet(["duckLevel", "rampTime", "backgroundTaskTime"])
         static let transport = JSONKeySet(["tempo", "beatsPerBar", "playing", "timebaseMaster"])
+        static let latency = JSONKeySet(["compensate"])
         static let component = JSONKeySet(["type", "subtype", "manufacturer", "name", "version"])
         static let connection = JSONKeySet(["from", "to", "gain"])
         static let jack = JSONKeySet(["client", "expose", "connections"])

@@ -23,6 +23,8 @@ public struct GraphDescription: Sendable {
     public var policy: PolicyDescription
     /// The `transport` block as written; absent settings keep their defaults.
     public var transport: TransportDescription
+    /// The `latency` block as written; absent settings keep their defaults.
+    public var latency: LatencyDescription
     /// The `isolation` block as written; absent settings keep their defaults.
     public var isolation: IsolationDescription = IsolationDescription()
     /// The `programs.admit` object as written (programs the graph does not name, admitted as
@@ -34,7 +36,8 @@ public struct GraphDescription: Sendable {
     public init(schema: String? = nil, format: String? = GraphDescription.format, name: String?,
                 apps: [AppDescription] = [], connections: [ConnectionDescription] = [],
                 jack: JackDescription = JackDescription(), policy: PolicyDescription = PolicyDescription(),
-                transport: TransportDescription = TransportDescription(), sourceMap: SourceMap = SourceMap()) {
+                transport: TransportDescription = TransportDescription(), latency: LatencyDescription = LatencyDescription(),
+                sourceMap: SourceMap = SourceMap()) {
         self.schema = schema
         self.format = format
         self.name = name
@@ -43,6 +46,7 @@ public struct GraphDescription: Sendable {
         self.jack = jack
         self.policy = policy
         self.transport = transport
+        self.latency = latency
         self.sourceMap = sourceMap
     }
 
@@ -182,6 +186,16 @@ public struct TransportDescription: Sendable {
         self.beatsPerBar = beatsPerBar
         self.playing = playing
         self.timebaseMaster = timebaseMaster
+    }
+}
+
+/// The `latency` object: whether paths of different latency that meet are aligned.
+public struct LatencyDescription: Sendable {
+    /// Plugin delay compensation; on when absent.
+    public var compensate: Bool?
+
+    public init(compensate: Bool? = nil) {
+        self.compensate = compensate
     }
 }
 

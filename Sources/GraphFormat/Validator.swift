@@ -96,6 +96,8 @@ public struct Validator {
         let exposure = validator.exposure()
         let policy = validator.policy()
         let transport = validator.transport()
+        // Nothing to range-check: the written setting over the default (compensation on).
+        let latency = LatencyConfiguration(compensate: description.latency.compensate ?? LatencyConfiguration().compensate)
         let isolation = validator.isolationConfiguration()
         let admission = validator.admission()
         guard !validator.sink.diagnostics.contains(where: \.isError) else {
@@ -112,7 +114,7 @@ public struct Validator {
                           connections: validator.connections,
                           externalConnections: validator.externalConnections,
                           order: validator.dependencies.order(), policy: policy, transport: transport,
-                          exposure: exposure, isolation: isolation, admission: admission)
+                          exposure: exposure, isolation: isolation, admission: admission, latency: latency)
         // Inter-App Audio's conditions are about apps as the graph holds them, so they are checked
         // last, over the graph itself, with the rules the engine applies to live connections.
         validator.checkInterAppAudio(graph)

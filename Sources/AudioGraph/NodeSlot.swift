@@ -44,6 +44,9 @@ public class NodeSlot {
     /// The node type's id and configuration: a slot is reused only when both match.
     public let typeID: String
     public let configuration: NodeConfiguration
+    /// Where the node reports its latency in frames (NodeKit's `LatencyReport`), written on the
+    /// audio thread (or by an isolated node's child), read on the control side.
+    let latencyCell: UnsafeMutablePointer<Atomic<UInt32>>
     // Allocated with room for at least one element so the pointers exist even with no parameters.
     let targets: UnsafeMutablePointer<Atomic<UInt32>>
     let smoothers: UnsafeMutablePointer<ParameterSmoother>
@@ -87,6 +90,8 @@ public class NodeSlot {
         transportRequest.initialize(to: Atomic(0))
         outputCheck = .allocate(capacity: 1)
         outputCheck.initialize(to: OutputCheck.unreported)
+        latencyCell = .allocate(capacity: 1)
+        latencyCell.initialize(to: Atomic(0))
         policyGain = ParameterSmoother(value: 1, rampFrames: max(0, Int((gainRampSeconds * sampleRate).rounded())))
         targets = .allocate(capacity: max(parameterCount, 1))
         smoothers = .allocate(capacity: max(parameterCount, 1))
@@ -104,6 +109,8 @@ public class NodeSlot {
         transportRequest.deinitialize(count: 1)
         transportRequest.deallocate()
         outputCheck.deallocate()
+        latencyCell.deinitialize(count: 1)
+        latencyCell.deallocate()
         targets.deinitialize(count: parameterCount)
         targets.deallocate()
         smoothers.deallocate()
@@ -209,6 +216,15 @@ public class NodeSlot {
             for index in 0..<outputCount { check |= nonfinite(outputs[index], frames) }
         }
         return check
+    }
+
+    /// The latency the node last reported, in frames (0 until it reports). Control side.
+    public var reportedLatency: Int { Int(latencyCell.pointee.load(ordering: .relaxed)) }
+
+    /// Reports the latency of a node that cannot report it itself (a program app: its program's
+    /// JACK port says it). Control side.
+    public func noteLatency(_ frames: Int) {
+        latencyCell.pointee.store(UInt32(clamping: max(frames, 0)), ordering: .relaxed)
     }
 
     /// Takes the node's pending transport request, if any (control side).
@@ -443,7 +459,7 @@ class TypedSlot<Node: AudioNode>: NodeSlot {
             outputs: AudioOutputs(base: outputs, count: outputCount, frames: context.frames),
             parameters: ParameterRamps(base: ramps, count: parameterCount), midi: midi,
             transport: context.transport, transportRequests: TransportRequestCell(cell: UnsafePointer(transportRequest)),
-            outputCheck: OutputCheck(cell: outputCheck))
+            outputCheck: OutputCheck(cell: outputCheck), latency: LatencyReport(cell: UnsafePointer(latencyCell)))
     }
 
     /// Hands the node its output gain times the policy gain, when the product is still a ramp

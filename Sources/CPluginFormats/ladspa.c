@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /// LADSPA ports have names, not symbols: "Amps gain (dB)" becomes "amps_gain_db", and a repeated
 /// symbol gets the port index appended so that every symbol is unique.
@@ -136,6 +137,9 @@ iaa_fx_plugin *iaa_ladspa_open(const char *path, const char *label, char *error,
         } else {
             port->kind = LADSPA_IS_PORT_INPUT(d) ? IAA_FX_CONTROL_IN : IAA_FX_CONTROL_OUT;
             describe_range(&found->PortRangeHints[index], port);
+            // LADSPA has no property for it; hosts (Ardour, Audacity) read an output called "latency".
+            if (port->kind == IAA_FX_CONTROL_OUT && strcasecmp(found->PortNames[index], "latency") == 0)
+                port->flags |= IAA_FX_REPORTS_LATENCY;
         }
     }
     return plugin;

@@ -47,6 +47,21 @@ static int has_property(const LilvPlugin *plugin, const LilvPort *port, const ch
     return result;
 }
 
+/// True when the port carries the designation `uri` (lv2:designation).
+static int designated(const LilvPlugin *plugin, const LilvPort *port, const char *uri) {
+    LilvNode *predicate = uri_node(LV2_CORE__designation);
+    LilvNode *object = uri_node(uri);
+    LilvNodes *found = lilv_port_get_value(plugin, port, predicate);
+    int result = 0;
+    LILV_FOREACH (nodes, it, found) {
+        if (lilv_node_equals(lilv_nodes_get(found, it), object)) result = 1;
+    }
+    lilv_nodes_free(found);
+    lilv_node_free(object);
+    lilv_node_free(predicate);
+    return result;
+}
+
 static int is_a(const LilvPlugin *plugin, const LilvPort *port, const char *uri) {
     LilvNode *node = uri_node(uri);
     int result = lilv_port_is_a(plugin, port, node);
@@ -127,6 +142,8 @@ static void describe_port(const LilvPlugin *plugin, uint32_t index, iaa_fx_port 
         if (has_property(plugin, lilv_port, LV2_CORE__integer)) port->flags |= IAA_FX_INTEGER;
         if (has_property(plugin, lilv_port, LV2_CORE__enumeration)) port->flags |= IAA_FX_ENUMERATION;
         if (has_property(plugin, lilv_port, LV2_PORT_PROPS__logarithmic)) port->flags |= IAA_FX_LOGARITHMIC;
+        if (!input && (has_property(plugin, lilv_port, LV2_CORE__reportsLatency) || designated(plugin, lilv_port, LV2_CORE__latency)))
+            port->flags |= IAA_FX_REPORTS_LATENCY;
         port->unit = unit_of(plugin, lilv_port);
         describe_scale(plugin, lilv_port, port);
     } else if (is_a(plugin, lilv_port, LV2_ATOM__AtomPort)) {

@@ -65,11 +65,15 @@ public enum ChildRunner {
         transportCell.initialize(to: Atomic(0))
         let inputs = UnsafeRawPointer(segment.inputs).assumingMemoryBound(to: UnsafePointer<Float>.self)
         let outputs = UnsafePointer(segment.outputs)
+        // The node reports straight into the segment (a plain word both sides read atomically);
+        // the warm-up cycle below tells the engine a latency that is known before the first cycle.
+        let latencyReport = LatencyReport(cell: UnsafeRawPointer(segment.latency).assumingMemoryBound(to: Atomic<UInt32>.self))
         // A warm-up cycle before the filter: first calls may instantiate metadata or map pages.
         node.process(ProcessContext(frames: frames, sampleRate: segment.header.pointee.sample_rate, sampleTime: 0,
                                     inputs: AudioInputs(base: inputs, count: segment.inputCount, frames: frames),
                                     outputs: AudioOutputs(base: outputs, count: segment.outputCount, frames: frames),
-                                    parameters: ParameterRamps(base: ramps, count: segment.parameterCount)))
+                                    parameters: ParameterRamps(base: ramps, count: segment.parameterCount),
+                                    latency: latencyReport))
         node.reset()
 
         // The Swift runtime's crash handler would run a backtracer, which the filter forbids (and
@@ -136,7 +140,8 @@ public enum ChildRunner {
             transport: HostTransport(isPlaying: t.playing != 0, isRecording: t.recording != 0, tempo: t.tempo,
                                      beatsPerBar: t.beats_per_bar, beat: t.beat, bar: Int(t.bar), beatInBar: t.beat_in_bar,
                                      sampleTime: t.sample_time),
-            transportRequests: TransportRequestCell(cell: UnsafePointer(transportCell))))
+            transportRequests: TransportRequestCell(cell: UnsafePointer(transportCell)),
+            latency: LatencyReport(cell: UnsafeRawPointer(segment.latency).assumingMemoryBound(to: Atomic<UInt32>.self))))
         let asked = transportCell.pointee.exchange(0, ordering: .relaxed)
         if asked != 0 { iaa_isolation_store(segment.transportRequest, UInt32(asked)) }
     }

@@ -41,6 +41,7 @@ public final class IsolatedNode: PhasedNode {
     private var inputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
     private var outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>?
     private var transportRequest: UnsafeMutablePointer<UInt32>?
+    private var latency: UnsafeMutablePointer<UInt32>?
     private var engineCPU: UnsafeMutablePointer<UInt32>?
     // Copied out of `settings` so the audio thread reads plain numbers.
     private let fixedTimeout: UInt64
@@ -113,6 +114,7 @@ public final class IsolatedNode: PhasedNode {
             inputs = segment.inputs
             outputs = segment.outputs
             transportRequest = segment.transportRequest
+            latency = segment.latency
             engineCPU = segment.engineCPU
             let supervisor = ChildSupervisor(node: self, segment: segment)
             self.supervisor = supervisor
@@ -240,6 +242,9 @@ public final class IsolatedNode: PhasedNode {
         }
         // Checked above, copied as they are: the slot need not read them again.
         if outputCount >= context.outputs.count { context.outputCheck.report(0) }
+        // The child's own report, relayed: isolation adds no period of its own (the cycle is
+        // handed over and answered within the engine's cycle).
+        if let latency { context.latency.report(frames: Int(iaa_isolation_load(latency))) }
         if let transportRequest, iaa_isolation_load(transportRequest) != 0 {
             let asked = iaa_isolation_load(transportRequest)
             iaa_isolation_store(transportRequest, 0)

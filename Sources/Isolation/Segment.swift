@@ -34,6 +34,8 @@ public final class Segment: @unchecked Sendable {
     public let stop: UnsafeMutablePointer<UInt32>
     public let reset: UnsafeMutablePointer<UInt32>
     public let transportRequest: UnsafeMutablePointer<UInt32>
+    /// The node's latency in frames as it last reported it (NodeKit's `LatencyReport`; the child writes).
+    public let latency: UnsafeMutablePointer<UInt32>
     /// The CPU the engine's audio thread ran on in its last cycle (`UInt32.max` before the first),
     /// which the supervisor keeps the child on.
     public let engineCPU: UnsafeMutablePointer<UInt32>
@@ -99,6 +101,7 @@ public final class Segment: @unchecked Sendable {
         stop = Self.word(header, \.stop)
         reset = Self.word(header, \.reset)
         transportRequest = Self.word(header, \.transport_request)
+        latency = Self.word(header, \.latency)
         engineCPU = Self.word(header, \.engine_cpu)
         ramps = (base + layout.ramps).assumingMemoryBound(to: iaa_ramp.self)
         midi = (base + layout.midi).assumingMemoryBound(to: iaa_midi_event.self)

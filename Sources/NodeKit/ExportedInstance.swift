@@ -1,4 +1,5 @@
 import IAAPluginABI
+import Synchronization
 
 /// Makes instances of one exported node type; the descriptor's `user_data` points at it.
 class ExportedFactory {
@@ -107,7 +108,8 @@ final class TypedInstance<Node: AudioNode>: ExportedInstance {
                                   frames: frames),
             parameters: ParameterRamps(base: UnsafePointer(ramps), count: parameters),
             midi: MIDIEvents(base: UnsafePointer(midi), count: events),
-            transport: transport))
+            transport: transport,
+            latency: LatencyReport(cell: c.latency.map { UnsafeRawPointer($0).assumingMemoryBound(to: Atomic<UInt32>.self) })))
     }
 }
 

@@ -24,11 +24,14 @@ public struct ProcessContext: BitwiseCopyable {
     /// Where a node that checks its own outputs for NaN and infinity says what it found, so the
     /// host need not read them again (optional: see ``OutputCheck``).
     public let outputCheck: OutputCheck
+    /// Where a node with latency (a lookahead) reports it (optional: see ``LatencyReport``).
+    public let latency: LatencyReport
 
     public init(frames: Int, sampleRate: Double, sampleTime: Int64,
                 inputs: AudioInputs, outputs: AudioOutputs, parameters: ParameterRamps,
                 midi: MIDIEvents = .none, transport: HostTransport = .stopped,
-                transportRequests: TransportRequestCell = .none, outputCheck: OutputCheck = .none) {
+                transportRequests: TransportRequestCell = .none, outputCheck: OutputCheck = .none,
+                latency: LatencyReport = .none) {
         self.frames = frames
         self.sampleRate = sampleRate
         self.sampleTime = sampleTime
@@ -39,6 +42,7 @@ public struct ProcessContext: BitwiseCopyable {
         self.transport = transport
         self.transportRequests = transportRequests
         self.outputCheck = outputCheck
+        self.latency = latency
     }
 }
 

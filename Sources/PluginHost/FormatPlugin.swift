@@ -34,6 +34,9 @@ public final class FormatPlugin: @unchecked Sendable {
         public let scalePoints: [(value: Float, label: String)]
         /// An LV2 atom input that also takes time:Position.
         public let takesTimePosition: Bool
+        /// A control output holding the plugin's latency in frames (LV2 `reportsLatency`, a
+        /// LADSPA output named "latency").
+        public let reportsLatency: Bool
 
         public static func == (a: Port, b: Port) -> Bool { a.symbol == b.symbol && a.kind == b.kind }
         public func hash(into hasher: inout Hasher) { hasher.combine(symbol) }
@@ -136,7 +139,8 @@ public final class FormatPlugin: @unchecked Sendable {
                     unit: raw.unit.map { String(cString: $0) }, isToggled: flags & Int(IAA_FX_TOGGLED) != 0,
                     isInteger: flags & Int(IAA_FX_INTEGER) != 0, isEnumeration: flags & Int(IAA_FX_ENUMERATION) != 0,
                     isLogarithmic: flags & Int(IAA_FX_LOGARITHMIC) != 0, scalePoints: points,
-                    takesTimePosition: flags & Int(IAA_FX_TIME_POSITION) != 0)
+                    takesTimePosition: flags & Int(IAA_FX_TIME_POSITION) != 0,
+                    reportsLatency: flags & Int(IAA_FX_REPORTS_LATENCY) != 0)
     }
 
     /// Ports of one kind, in plugin order.

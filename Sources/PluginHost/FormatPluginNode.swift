@@ -28,6 +28,8 @@ public final class FormatPluginNode: StatefulNode, ReportingNode {
     private let outputCount: Int
     private let controlCount: Int
     private let controlOutputPorts: [Int32]
+    /// The control output the plugin writes its latency to, or -1.
+    private let latencyPort: Int32
     private let inputs: UnsafeMutablePointer<UnsafePointer<Float>?>
     private let outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     private let controls: UnsafeMutablePointer<Float>
@@ -48,6 +50,7 @@ public final class FormatPluginNode: StatefulNode, ReportingNode {
         let parameters = plugin.parameters
         controlCount = parameters.count
         controlOutputPorts = plugin.ports.indices.filter { plugin.ports[$0].kind == .controlOutput }.map(Int32.init)
+        latencyPort = plugin.ports.firstIndex { $0.kind == .controlOutput && $0.reportsLatency }.map(Int32.init) ?? -1
         inputs = .allocate(capacity: max(inputCount, 1))
         inputs.initialize(repeating: nil, count: max(inputCount, 1))
         outputs = .allocate(capacity: max(outputCount, 1))
@@ -182,6 +185,11 @@ public final class FormatPluginNode: StatefulNode, ReportingNode {
                        controls, midi + firstEvent, UInt32(lastEvent - firstEvent), start == 0 ? transport : nil)
             firstEvent = lastEvent
             start += length
+        }
+        if latencyPort >= 0 {
+            let value = iaa_fx_control(instance, latencyPort).pointee
+            // Clamped before the conversion: a plugin's garbage must not trap the audio thread.
+            context.latency.report(frames: value.isFinite ? Int(min(max(value, 0), Float(1 << 24)).rounded()) : 0)
         }
     }
 }

@@ -114,10 +114,11 @@ public final class PluginLibrary: @unchecked Sendable {
 
     /// The plugin ABI versions this engine loads, oldest first; the last is the header's
     /// `IAA_PLUGIN_ABI_VERSION`. Version 1 descriptors end at `user_data`; version 2 added the
-    /// entitlements a node requests. The list's own layout is the same in both.
-    public static let supportedABIVersions: [UInt32] = [1, 2]
+    /// entitlements a node requests; version 3 the process context's `latency` (the descriptor
+    /// is version 2's). The list's own layout is the same in all.
+    public static let supportedABIVersions: [UInt32] = [1, 2, 3]
 
-    /// "versions 1 and 2", for errors.
+    /// "versions 1, 2 and 3", for errors.
     static var supportedVersionsText: String {
         let names = supportedABIVersions.map(String.init)
         guard let last = names.last, names.count > 1 else { return "version " + (names.first ?? "none") }

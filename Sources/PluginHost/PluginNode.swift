@@ -44,6 +44,8 @@ public final class PluginNode: AudioNode {
     private let parameterCount: Int
     private let context: UnsafeMutablePointer<iaa_process_context>
     private let transport: UnsafeMutablePointer<iaa_transport>
+    /// Where the plugin's latency goes when the cycle's context has no cell for it.
+    private let spareLatency: UnsafeMutablePointer<UInt32>
     private let inputs: UnsafeMutablePointer<UnsafePointer<Float>?>
     private let outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     private let ramps: UnsafeMutablePointer<iaa_ramp>
@@ -71,6 +73,8 @@ public final class PluginNode: AudioNode {
         outputCount = descriptor.layout.outputs.count
         parameterCount = descriptor.parameters.count
         context = .allocate(capacity: 1)
+        spareLatency = .allocate(capacity: 1)
+        spareLatency.initialize(to: 0)
         transport = .allocate(capacity: 1)
         transport.initialize(to: iaa_transport())
         inputs = .allocate(capacity: max(inputCount, 1))
@@ -95,12 +99,13 @@ public final class PluginNode: AudioNode {
                 // `host` is the slot's request cell; an unknown request is ignored by the engine.
                 guard let host, request <= UInt32(UInt8.max) else { return }
                 host.assumingMemoryBound(to: Atomic<UInt8>.self).pointee.store(UInt8(request), ordering: .releasing)
-            }, host: nil))
+            }, host: nil, latency: spareLatency))
     }
 
     deinit {
         if let instance { destroyFunction?(instance) }
         context.deallocate()
+        spareLatency.deallocate()
         transport.deallocate()
         inputs.deallocate()
         outputs.deallocate()
@@ -195,6 +200,9 @@ public final class PluginNode: AudioNode {
         c.pointee.parameter_count = UInt32(parametersGiven)
         c.pointee.midi_count = UInt32(events)
         c.pointee.host = context.transportRequests.opaqueCell
+        // The slot's cell itself (an atomic word the plugin writes as a plain one, as LV2 plugins
+        // write their latency port); a context without one gets a cell nobody reads.
+        c.pointee.latency = context.latency.opaqueCell?.assumingMemoryBound(to: UInt32.self) ?? spareLatency
         processFunction(instance, UnsafePointer(c))
     }
 }

@@ -60,6 +60,7 @@ typedef struct iaa_isolation_header {
     uint32_t transport_request;      /* the node's last IAA_TRANSPORT_* request (the child writes) */
     uint32_t restrictions;           /* the IAA_RESTRICT_* bits the child applied to itself */
     uint32_t engine_cpu;             /* the CPU the engine's audio thread last ran on (UINT32_MAX: none yet) */
+    uint32_t latency;                /* the node's reported latency in frames (the child writes) */
     /* This cycle, written by the engine before `request`. */
     uint32_t frames;
     uint32_t midi_count;

@@ -33,6 +33,9 @@ enum {
     IAA_FX_SAMPLE_RATE = 16,
     /// The LV2 atom input also supports time:Position.
     IAA_FX_TIME_POSITION = 32,
+    /// A control output holding the plugin's latency in frames: LV2's `lv2:reportsLatency` (or
+    /// the `lv2:latency` designation), LADSPA's output named "latency" by convention.
+    IAA_FX_REPORTS_LATENCY = 64,
 };
 
 /// One port, described off the audio thread; strings live as long as the plugin description.

@@ -21,9 +21,10 @@
  * mutex, wait, do I/O or print. The engine never calls two functions of one instance at once.
  *
  * Compatibility: a change to any struct below bumps IAA_PLUGIN_ABI_VERSION. The engine loads
- * every version it knows (1 and 2: version 2 added the descriptor's `entitlements` and
- * `entitlement_count`, and the engine never reads them from a version 1 list), and refuses any
- * other version, naming the plugin's version and the ones it loads.
+ * every version it knows (1, 2 and 3: version 2 added the descriptor's `entitlements` and
+ * `entitlement_count`, and the engine never reads them from a version 1 list; version 3 added
+ * the process context's `latency`, which a plugin built for 1 or 2 never reads), and refuses
+ * any other version, naming the plugin's version and the ones it loads.
  */
 #ifndef IAA_PLUGIN_H
 #define IAA_PLUGIN_H
@@ -36,8 +37,9 @@ extern "C" {
 #endif
 
 /** The version of this ABI. A plugin's list carries the version it was compiled with.
- *  Version 2 added `entitlements` and `entitlement_count` at the end of iaa_plugin_descriptor. */
-#define IAA_PLUGIN_ABI_VERSION 2u
+ *  Version 2 added `entitlements` and `entitlement_count` at the end of iaa_plugin_descriptor;
+ *  version 3 added `latency` at the end of iaa_process_context. */
+#define IAA_PLUGIN_ABI_VERSION 3u
 
 /** Marks `iaa_plugin_entry` as exported even when built with -fvisibility=hidden. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -188,6 +190,12 @@ typedef struct iaa_process_context {
      *  the audio thread. Call it as `c->request_transport(c->host, IAA_TRANSPORT_PLAY)`. */
     void (*request_transport)(void *host, uint32_t request);
     void *host;
+    /** ABI 3. Where a node whose output lags its input (a lookahead, a block transform) writes
+     *  that lag in frames, as an LV2 plugin writes its `reportsLatency` port: `*c->latency = 64;`.
+     *  The engine reports it to JACK and delays the graph's other paths to meet it. Write it in
+     *  every cycle, or whenever it changes; a node that never writes it has no latency. Never
+     *  NULL for a version 3 plugin. */
+    uint32_t *latency;
 } iaa_process_context;
 
 /** Requests for iaa_process_context.request_transport. */

@@ -25,11 +25,14 @@ public struct Graph: Sendable {
     /// The graph's `programs.admit` block: which programs it does not name become apps, with
     /// what session and where they are heard; nil refuses them (docs/programs.md).
     public let admission: ProgramAdmission?
+    /// The graph's `latency` block: whether paths that meet are aligned (docs/latency.md).
+    public let latency: LatencyConfiguration
 
     public init(name: String, apps: [App], connections: [Connection],
                 externalConnections: [ExternalConnection], order: [Int], policy: PolicyConfiguration = .init(),
                 transport: TransportConfiguration = .init(), exposure: PortExposure = .all,
-                isolation: IsolationConfiguration = .init(), admission: ProgramAdmission? = nil) {
+                isolation: IsolationConfiguration = .init(), admission: ProgramAdmission? = nil,
+                latency: LatencyConfiguration = .init()) {
         self.name = name
         self.apps = apps
         self.connections = connections
@@ -40,6 +43,7 @@ public struct Graph: Sendable {
         self.exposure = exposure
         self.isolation = isolation
         self.admission = admission
+        self.latency = latency
     }
 
     /// The same graph with other connections (for live connect and disconnect); the order is
@@ -47,7 +51,7 @@ public struct Graph: Sendable {
     public func with(connections: [Connection], order: [Int]) -> Graph {
         Graph(name: name, apps: apps, connections: connections, externalConnections: externalConnections,
               order: order, policy: policy, transport: transport, exposure: exposure, isolation: isolation,
-              admission: admission)
+              admission: admission, latency: latency)
     }
 
     /// The index of the app called `id`.
@@ -101,6 +105,17 @@ public struct App: Sendable {
         self.component = component ?? type.component
         self.program = program
         self.isolation = isolation
+    }
+}
+
+/// What a graph asks of latency (`"latency": {"compensate": false}`).
+public struct LatencyConfiguration: Sendable, Hashable {
+    /// Delay the earlier paths where paths of different latency meet, so they arrive together
+    /// (plugin delay compensation); on unless the graph turns it off.
+    public var compensate: Bool
+
+    public init(compensate: Bool = true) {
+        self.compensate = compensate
     }
 }
 

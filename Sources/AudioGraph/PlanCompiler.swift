@@ -10,10 +10,15 @@ public enum PlanCompiler {
     /// MIDI messages one app can receive in one cycle.
     static let midiCapacity = 512
 
-    /// Compiles `graph`. `slots[i]` renders `graph.apps[i]`.
+    /// Compiles `graph`. `slots[i]` renders `graph.apps[i]`; `lines[c]` delays connection `c` by
+    /// `latency.delay[c]` (nil where there is no delay; no lines: no compensation).
     public static func compile(_ graph: Graph, slots: [NodeSlot], sampleRate: Double,
-                               maximumFrames: Int, generation: UInt64) -> RenderPlan {
+                               maximumFrames: Int, generation: UInt64, latency: GraphLatency? = nil,
+                               lines: [CompensationLine?] = []) -> RenderPlan {
         precondition(slots.count == graph.apps.count, "one slot per app")
+        let latency = latency ?? .none(graph)
+        let lines = lines.isEmpty ? Array(repeating: nil, count: graph.connections.count) : lines
+        precondition(lines.count == graph.connections.count, "one line (or none) per connection")
         precondition(maximumFrames > 0, "maximumFrames must be positive")
         let stride = (maximumFrames + alignmentFloats - 1) / alignmentFloats * alignmentFloats
         // Every app's inputs numbered in app order (`inputBase[app] + port`), so that what is
@@ -28,7 +33,8 @@ public enum PlanCompiler {
             outputTotal += graph.apps[index].layout.outputs.count
         }
         inputBase.append(inputTotal)
-        let bufferCount = outputTotal + inputTotal + 1
+        let delayed = lines.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        let bufferCount = outputTotal + inputTotal + delayed + 1
         let arena = UnsafeMutableRawPointer.allocate(byteCount: bufferCount * stride * 4, alignment: 64)
         let floats = arena.initializeMemory(as: Float.self, repeating: 0, count: bufferCount * stride)
         var nextBuffer = 0
@@ -51,6 +57,8 @@ public enum PlanCompiler {
             for (port, buffer) in zip(ports, buffers) { outputBuffers[graph.apps[index].id + ":" + port.name] = buffer }
             outputBuffer.append(buffers)
         }
+        // What a delayed connection's input reads: the line's output, a buffer of its own.
+        let delayedBuffer: [UnsafeMutablePointer<Float>?] = lines.map { $0 == nil ? nil : takeBuffer() }
         let exposure = exposedPorts(graph, inputBase: inputBase)
         // Each input's sources, counted, then placed in connection order; inputs take their
         // ranges in the order the steps run, so that the audio thread reads the table forwards.
@@ -66,12 +74,17 @@ public enum PlanCompiler {
         }
         var placed = sourceStarts
         let sources = UnsafeMutableBufferPointer<MixSource>.allocate(capacity: max(graph.connections.count, 1))
-        for connection in graph.connections {
+        // Which connection each placed source is, for the delay steps below.
+        var sourceConnection = Array(repeating: 0, count: graph.connections.count)
+        for (index, connection) in graph.connections.enumerated() {
             let input = inputBase[connection.to.app] + connection.to.port
-            sources.initializeElement(at: placed[input], to: MixSource(buffer: outputBuffer[connection.from.app][connection.from.port],
-                                                                       gain: connection.gain))
+            let buffer = delayedBuffer[index].map { UnsafePointer($0) } ?? UnsafePointer(outputBuffer[connection.from.app][connection.from.port])
+            sources.initializeElement(at: placed[input], to: MixSource(buffer: buffer, gain: connection.gain))
+            sourceConnection[placed[input]] = index
             placed[input] += 1
         }
+        let delays = UnsafeMutableBufferPointer<DelayStep>.allocate(capacity: max(delayed, 1))
+        var delayCursor = 0
 
         // One MIDI buffer per app with a MIDI input, in app order.
         var midiIndexOfApp = Array(repeating: -1, count: graph.apps.count)
@@ -93,9 +106,18 @@ public enum PlanCompiler {
         let mixedInputs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(inputTotal, 1))
         var inputCursor = 0, outputCursor = 0, mixedCursor = 0
         for (stepIndex, appIndex) in order.enumerated() {
-            let inputStart = inputCursor, outputStart = outputCursor, mixStart = mixedCursor
+            let inputStart = inputCursor, outputStart = outputCursor, mixStart = mixedCursor, delayStart = delayCursor
             for port in graph.apps[appIndex].layout.inputs.indices {
                 let input = inputBase[appIndex] + port
+                for placedIndex in sourceStarts[input]..<(sourceStarts[input] + sourceCounts[input]) {
+                    let connection = sourceConnection[placedIndex]
+                    guard let line = lines[connection], let output = delayedBuffer[connection] else { continue }
+                    let from = graph.connections[connection].from
+                    delays.initializeElement(at: delayCursor, to: DelayStep(
+                        state: line.state, source: UnsafePointer(outputBuffer[from.app][from.port]), output: output,
+                        delay: latency.delay[connection]))
+                    delayCursor += 1
+                }
                 var unmixed: UnsafePointer<Float>? = nil
                 if sourceCounts[input] == 0 {
                     unmixed = UnsafePointer(silence)
@@ -124,7 +146,8 @@ public enum PlanCompiler {
                 ramps: UnsafeRawPointer(slots[appIndex].ramps), inputStart: Int32(inputStart),
                 inputCount: Int32(inputCursor - inputStart), outputStart: Int32(outputStart),
                 outputCount: Int32(outputCursor - outputStart), midiIndex: Int32(midiIndexOfApp[appIndex]),
-                mixStart: Int32(mixStart), mixCount: Int32(mixedCursor - mixStart), waveEnd: waveEnd[stepIndex]))
+                mixStart: Int32(mixStart), mixCount: Int32(mixedCursor - mixStart),
+                delayStart: Int32(delayStart), delayCount: Int32(delayCursor - delayStart), waveEnd: waveEnd[stepIndex]))
         }
 
         let externalInputs = UnsafeMutableBufferPointer<UnsafePointer<Float>?>.allocate(capacity: max(exposure.inputs.count, 1))
@@ -143,7 +166,9 @@ public enum PlanCompiler {
             externalPorts: exposure.ports, silence: silence, arena: arena, outputBuffers: outputBuffers,
             midiBuffers: UnsafeMutableBufferPointer(rebasing: midiBuffers[0..<midiApps]),
             midiIndexOfApp: Dictionary(uniqueKeysWithValues: midiIndexOfApp.indices.filter { midiIndexOfApp[$0] >= 0 }
-                .map { (graph.apps[$0].id, midiIndexOfApp[$0]) }))
+                .map { (graph.apps[$0].id, midiIndexOfApp[$0]) }),
+            delays: UnsafeMutableBufferPointer(rebasing: delays[0..<delayCursor]), latency: latency,
+            latencyPaths: LatencyPaths(graph, latency: latency, ports: exposure.ports), lines: lines.compactMap { $0 })
         return RenderPlan(generation: generation, sampleRate: sampleRate, maximumFrames: maximumFrames,
                           tables: tables, slots: slots)
     }

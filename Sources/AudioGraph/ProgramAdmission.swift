@@ -80,7 +80,7 @@ extension Graph {
         let grown = Graph(name: name, apps: apps + [app], connections: connections + added,
                           externalConnections: externalConnections, order: order, policy: policy, transport: transport,
                           exposure: exposure.addingProgramEnds(of: index, layout: app.layout), isolation: isolation,
-                          admission: admission)
+                          admission: admission, latency: latency)
         guard case .success(let newOrder) = grown.order(for: grown.connections) else {
             return .failure(GraphEditError(code: .cycle, message: "connecting app \"\(app.id)\" as programs.admit says would close a cycle",
                                            hint: "a connection made since the graph started leads from where admitted programs are heard (\"to\") back to what they record (\"from\")"))
@@ -112,7 +112,7 @@ extension Graph {
         }
         let shrunk = Graph(name: name, apps: kept, connections: keptConnections, externalConnections: keptExternals,
                            order: [], policy: policy, transport: transport, exposure: exposure.remapping { newIndex[$0] },
-                           isolation: isolation, admission: admission)
+                           isolation: isolation, admission: admission, latency: latency)
         guard case .success(let newOrder) = shrunk.order(for: keptConnections) else {
             preconditionFailure("removing apps cannot create a cycle")
         }

@@ -61,6 +61,14 @@ public final class RenderPlan: @unchecked Sendable {
     let slots: [NodeSlot]
     /// Control-side lookup of each app output's buffer, by app id and port name.
     private let outputBuffers: [String: UnsafeMutablePointer<Float>]
+    /// The compensated connections' delay steps, each step's in one range (`RenderStep.delayStart`).
+    let delays: UnsafeMutableBufferPointer<DelayStep>
+    /// The latency this plan was compiled for: each app's own, and the delays it applies.
+    public let latency: GraphLatency
+    /// The paths between its exposed ports, for what the backend tells JACK of their latency.
+    public let latencyPaths: LatencyPaths
+    /// Keeps the compensation lines alive while this plan may still run.
+    let lines: [CompensationLine]
 
     init(generation: UInt64, sampleRate: Double, maximumFrames: Int, tables: PlanTables, slots: [NodeSlot]) {
         self.generation = generation
@@ -105,6 +113,10 @@ public final class RenderPlan: @unchecked Sendable {
         silence = tables.silence
         arena = tables.arena
         outputBuffers = tables.outputBuffers
+        delays = tables.delays
+        latency = tables.latency
+        latencyPaths = tables.latencyPaths
+        lines = tables.lines
         self.slots = slots
     }
 
@@ -131,11 +143,18 @@ public final class RenderPlan: @unchecked Sendable {
         meterPeaks.deinitialize(count: max(steps.count, 1))
         meterPeaks.deallocate()
         arena.deallocate()
+        delays.deallocate()
     }
 
     /// The buffer holding app `appID`'s output `port` after each cycle (control side lookup).
     public func outputBuffer(app appID: String, port: String) -> UnsafePointer<Float>? {
         outputBuffers["\(appID):\(port)"].map { UnsafePointer($0) }
+    }
+
+    /// True when some app now reports another latency than this plan was compiled for: a new
+    /// plan then moves the alignment (`LatencyWatch`). Control side.
+    public var latencyChanged: Bool {
+        slots.indices.contains { slots[$0].reportedLatency != latency.own[$0] }
     }
 
     /// Number of node steps, for status displays and tests.
@@ -187,4 +206,8 @@ struct PlanTables {
     var outputBuffers: [String: UnsafeMutablePointer<Float>]
     var midiBuffers: UnsafeMutableBufferPointer<MIDIBuffer>
     var midiIndexOfApp: [String: Int]
+    var delays: UnsafeMutableBufferPointer<DelayStep>
+    var latency: GraphLatency
+    var latencyPaths: LatencyPaths
+    var lines: [CompensationLine]
 }

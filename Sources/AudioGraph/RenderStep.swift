@@ -4,7 +4,8 @@ import NodeKit
 /// One entry of a plan: mix the inputs of one app, then run its node.
 ///
 /// `BitwiseCopyable` so that no class-typed field (and no retain) can creep into the step table.
-/// Ranges are `Int32`, so a step takes 56 bytes and the renderer's prefetch reads fewer lines.
+/// Ranges are `Int32`, so a step takes 64 bytes (one cache line) and the renderer's prefetch
+/// reads fewer lines.
 struct RenderStep: BitwiseCopyable {
     let slot: Unmanaged<NodeSlot>
     /// What the step reads after the slot: the node object, or a `SteadyCycleNode`'s steady state
@@ -26,6 +27,10 @@ struct RenderStep: BitwiseCopyable {
     /// reads the buffer the compiler chose (`InputMix.unmixed`).
     let mixStart: Int32
     let mixCount: Int32
+    /// Range in the plan's `delays`: this step's compensated connections, whose lines run
+    /// before its inputs are mixed (``GraphLatency``).
+    let delayStart: Int32
+    let delayCount: Int32
     /// For the first step of a wave of isolated apps (`PhasedNode`), the index just past its last
     /// member; -1 otherwise.
     let waveEnd: Int32

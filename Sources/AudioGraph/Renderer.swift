@@ -102,10 +102,12 @@ public enum Renderer {
         }
     }
 
-    /// Mixes what a step's inputs read this cycle.
+    /// Mixes what a step's inputs read this cycle, after running its compensated connections'
+    /// delay lines (whose outputs the mix reads).
     /// - Realtime: safe.
     @inline(__always)
     static func prepareInputs(_ plan: borrowing RenderPlan, _ step: RenderStep, frames: Int, outside: Bool) {
+        if step.delayCount > 0 { delayConnections(plan, step, frames: frames) }
         if outside {
             let inputStart = Int(step.inputStart), inputCount = Int(step.inputCount)
             guard inputCount > 0 else { return }
@@ -121,6 +123,14 @@ public enum Renderer {
                 mixSources(plan.inputs[Int(plan.mixedInputs[position])], plan: plan, frames: frames)
             }
         }
+    }
+
+    /// Runs the delay lines of a step's compensated connections.
+    /// - Realtime: safe.
+    @inline(never)
+    static func delayConnections(_ plan: borrowing RenderPlan, _ step: RenderStep, frames: Int) {
+        let start = Int(step.delayStart)
+        for index in start..<(start &+ Int(step.delayCount)) { plan.delays[index].run(frames: frames) }
     }
 
     /// The tables of a step's input and output buffer pointers.

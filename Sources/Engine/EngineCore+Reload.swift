@@ -119,7 +119,7 @@ extension EngineCore {
         let newGraph = Graph(name: current.name, apps: live, connections: current.connections,
                              externalConnections: current.externalConnections, order: current.order, policy: current.policy,
                              transport: current.transport, exposure: current.exposure, isolation: current.isolation,
-                             admission: current.admission)
+                             admission: current.admission, latency: current.latency)
         do {
             publisher.publish(try install(newGraph, sameSessions: true))
         } catch let error as PluginCreateError {

@@ -47,6 +47,14 @@ final class OfflineEngine: CommandHost {
         _ = try PlanInstall(pending.graph, builder: builder, sessions: sessions, binding: .rebind, on: backend, at: time)
     }
 
+    /// Replaces the plan by one aligned for the nodes' latencies when one reported another (as
+    /// the live engine does on its tick; here between cycles, so a render is repeatable).
+    func followLatency(at time: Double) throws {
+        guard let plan = backend.currentPlan, plan.latencyChanged else { return }
+        _ = try PlanInstall(sessions.graph, builder: builder, sessions: sessions,
+                            binding: .rebind, on: backend, at: time)
+    }
+
     // Offline there are no outside ports, so no connection to remember: the backend refuses them.
     func willConnectPorts(_ pair: PortPair) {}
     func willDisconnectPorts(_ pair: PortPair) {}

@@ -32,8 +32,13 @@ struct PlanInstall {
     init(_ graph: Graph, builder: PlanBuilder, sessions: AudioSessionController, binding: SessionBinding,
          on backend: some ControlBackend, at time: Double) throws {
         let rebuilt = builder.instances.appsWithNewCode(in: graph)
-        let plan = try builder.plan(for: graph)
-        if binding == .first { PlanBuilder.warmUp(plan) }
+        var plan = try builder.plan(for: graph)
+        if binding == .first {
+            PlanBuilder.warmUp(plan)
+            // The warm-up cycle told the nodes' latencies: the plan that plays is aligned from
+            // its first frame, offline and live alike.
+            if plan.latencyChanged { plan = try builder.plan(for: graph, fresh: true) }
+        }
         let swap = CodeSwap(apps: rebuilt, running: backend.currentPlan, plan: plan)
         swap.fadeOut(rampSeconds: builder.instances.gainRampSeconds,
                      periodSeconds: Double(backend.currentBufferSize) / backend.sampleRate)

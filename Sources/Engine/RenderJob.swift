@@ -85,6 +85,7 @@ public struct RenderJob {
             var done = 0
             while done < frames {
                 try scenario.applyDue(atFrame: done)
+                try engine.followLatency(at: Double(done) / Double(sampleRate))
                 let count = min(blockSize, frames - done, scenario.framesUntilNext(from: done))
                 guard let rendered = backend.renderCycle(frames: count) else { break }
                 try recorder.record(rendered, frames: count)

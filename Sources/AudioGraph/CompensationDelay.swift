@@ -1,0 +1,145 @@
+/// One connection's compensation delay line (``GraphLatency``): a ring the audio thread writes
+/// the source's output into and reads back `delay` frames later.
+///
+/// The line outlives plans, like a node slot: a plan that keeps the connection keeps its line and
+/// the audio it holds, so a change of delay (a node's latency moved) fades from the old tap to
+/// the new one instead of starting from silence. Its ring has room for twice what it was made
+/// for, so most changes fit; one that does not gets a new line. Control side creates and frees;
+/// the state is the audio thread's.
+public final class CompensationLine {
+    let state: UnsafeMutablePointer<CompensationState>
+    /// Frames the ring holds; a power of two.
+    let capacity: Int
+    private let ring: UnsafeMutablePointer<Float>
+    /// Control side: the longest delay any plan asked of this line. The audio thread may still
+    /// read that far back while it fades (it finishes a fade before starting the next), so a
+    /// plan may reuse the line only if the ring holds this and the new delay.
+    private(set) var reach: Int
+
+    /// A line with room for `delay` frames of delay behind cycles of `maximumFrames`, starting
+    /// at `delay` (`aligned`: nothing has played yet) or at 0, fading to it over its first cycles.
+    init(delay: Int, maximumFrames: Int, aligned: Bool) {
+        var capacity = 1024
+        while capacity < 2 * (delay + maximumFrames) { capacity *= 2 }
+        self.capacity = capacity
+        reach = delay
+        ring = .allocate(capacity: capacity)
+        ring.initialize(repeating: 0, count: capacity)
+        state = .allocate(capacity: 1)
+        let start = aligned ? delay : 0
+        state.initialize(to: CompensationState(ring: ring, mask: capacity - 1, write: 0, current: start, previous: start,
+                                               fadeRemaining: 0))
+    }
+
+    deinit {
+        state.deallocate()
+        ring.deallocate()
+    }
+
+    /// Takes the line for a plan delaying by `delay` behind cycles of `maximumFrames`: false,
+    /// changing nothing, when the ring cannot hold it beside what it may still be reading.
+    func take(_ delay: Int, maximumFrames: Int) -> Bool {
+        guard max(delay, reach) + maximumFrames <= capacity else { return false }
+        reach = max(delay, reach)
+        return true
+    }
+}
+
+/// The audio thread's state of a ``CompensationLine``.
+struct CompensationState {
+    let ring: UnsafeMutablePointer<Float>
+    let mask: Int
+    /// Where the next frame is written.
+    var write: Int
+    /// The delay heard now, and the one it fades from while `fadeRemaining` > 0.
+    var current: Int
+    var previous: Int
+    var fadeRemaining: Int
+}
+
+/// One delayed connection in a plan: the source's output buffer, the line, the delay this plan
+/// wants and the buffer the delayed signal is written to (which the input's mix reads instead
+/// of the source's). `BitwiseCopyable`: no reference on the audio path.
+struct DelayStep: BitwiseCopyable {
+    let state: UnsafeMutablePointer<CompensationState>
+    let source: UnsafePointer<Float>
+    let output: UnsafeMutablePointer<Float>
+    let delay: Int
+
+    /// Frames over which a change of delay fades from the old tap to the new one (~10 ms at 48 kHz).
+    static let fadeFrames = 512
+
+    /// Writes this cycle's source into the ring and the delayed signal into `output`.
+    /// - Realtime: safe.
+    @inline(__always)
+    func run(frames: Int) {
+        let line = state
+        let ring = line.pointee.ring, mask = line.pointee.mask
+        let write = line.pointee.write
+        // The new delay arrives with the plan; an earlier fade finishes first.
+        if delay != line.pointee.current && line.pointee.fadeRemaining == 0 {
+            line.pointee.previous = line.pointee.current
+            line.pointee.current = delay
+            line.pointee.fadeRemaining = Self.fadeFrames
+        }
+        let first = min(frames, mask + 1 - write)
+        (ring + write).update(from: source, count: first)
+        if first < frames { ring.update(from: source + first, count: frames - first) }
+        let current = line.pointee.current
+        let fading = line.pointee.fadeRemaining
+        if fading == 0 {
+            let read = (write - current) & mask
+            let head = min(frames, mask + 1 - read)
+            output.update(from: ring + read, count: head)
+            if head < frames { (output + head).update(from: ring, count: frames - head) }
+        } else {
+            let previous = line.pointee.previous
+            let step = 1 / Float(Self.fadeFrames)
+            for frame in 0..<frames {
+                let remaining = max(fading - frame, 0)
+                let old = Float(remaining) * step
+                let position = write + frame
+                output[frame] = ring[(position - current) & mask] * (1 - old) + ring[(position - previous) & mask] * old
+            }
+            line.pointee.fadeRemaining = max(fading - frames, 0)
+        }
+        line.pointee.write = (write + frames) & mask
+    }
+}
+
+/// The compensation lines of the plans one builder makes, by connection, so that the next plan
+/// keeps the lines (and the audio in them) of the connections it keeps. Control side.
+public final class CompensationLines {
+    private var lines: [String: CompensationLine] = [:]
+
+    public init() {}
+
+    /// The lines for `graph`'s delayed connections (nil for one without delay), taking over the
+    /// lines of connections the last plan had; lines of connections gone are let go (a plan
+    /// still running keeps its own).
+    public func lines(for graph: Graph, latency: GraphLatency, maximumFrames: Int, aligned: Bool) -> [CompensationLine?] {
+        var next: [String: CompensationLine] = [:]
+        let result: [CompensationLine?] = graph.connections.indices.map { index in
+            let delay = latency.delay[index]
+            guard delay > 0 else { return nil }
+            let key = Self.key(graph, graph.connections[index])
+            let line: CompensationLine
+            if let kept = lines[key], kept.take(delay, maximumFrames: maximumFrames) {
+                line = kept
+            } else {
+                line = CompensationLine(delay: delay, maximumFrames: maximumFrames, aligned: aligned)
+            }
+            next[key] = line
+            return line
+        }
+        lines = next
+        return result
+    }
+
+    /// A connection by what it joins (app ids and port names), which survives a graph edit that
+    /// renumbers apps.
+    private static func key(_ graph: Graph, _ connection: Connection) -> String {
+        let from = graph.apps[connection.from.app], to = graph.apps[connection.to.app]
+        return "\(from.id):\(from.layout.outputs[connection.from.port].name)>\(to.id):\(to.layout.inputs[connection.to.port].name)"
+    }
+}

@@ -21,6 +21,7 @@ extension EngineCore {
         if ruleBook.hasFailures, Int(time * 10) % 5 == 0 { keepRules() }
         if programs.retryDue, Int(time * 10) % 5 == 0 { routePrograms() }
         if Int(time * 10) % 5 == 0, programs.awaitingProcess(at: time) { identifyPrograms() }
+        followLatency()
         guard let plan = backend.currentPlan else { return }
         // Ten times a second over every app, so one pass straight over the slots: a lookup by id
         // per app was quadratic (at 203 apps 0.14 ms a tick, 1.8 µs per 64-frame cycle).

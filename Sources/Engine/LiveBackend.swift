@@ -47,6 +47,9 @@ protocol LiveBackend: ControlBackend, AnyObject, Sendable {
     func resolve(_ endpoint: ExternalEndpoint) -> [String]
     /// Asks the server for another period; false when it refused.
     func requestBufferSize(_ frames: Int) -> Bool
+    /// The latest capture latency the server holds for one of our input ports (short name, as
+    /// `tone.in`): how late what feeds it is; 0 for a port it does not know.
+    func captureLatency(ofPort shortName: String) -> Int
 
     // MARK: Other clients
     /// The process that is client `name` of this server, or nil when it cannot be told.

@@ -189,6 +189,9 @@ final class MemoryBackend: LiveBackend, @unchecked Sendable {
         return (ports.filter { !$0.isInput }.map(\.name), ports.filter(\.isInput).map(\.name))
     }
 
+    /// The in-memory server's outside ports have no latency, so nothing feeding ours adds any.
+    func captureLatency(ofPort shortName: String) -> Int { 0 }
+
     func connections(of port: String) -> [String] {
         server.withLock { state in
             state.connections.compactMap { $0[0] == port ? $0[1] : $0[1] == port ? $0[0] : nil }

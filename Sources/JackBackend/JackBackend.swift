@@ -25,6 +25,9 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
     /// notification thread while the control side may be registering ports.
     private let recordsByPort = Mutex(PortMap())
     private var active = false
+    var isActive: Bool { active }
+    /// The current plan's latency paths, for JACK's latency callback (JackBackend+Latency).
+    let latencyState = Mutex<LatencyState?>(nil)
     /// Called on JACK's notification thread when a connection to one of our ports is made or
     /// broken, by anyone: (source, destination, connected). Set before `activate`.
     public var onConnectionChange: (@Sendable (String, String, Bool) -> Void)?
@@ -124,6 +127,7 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
             plan.backendHandles[index] = UnsafeMutableRawPointer(record)
         }
         cycle.exchange.publish(plan)
+        tellLatency(of: plan)
     }
 
     /// The tempo and meter nodes see when JACK's transport has no bar/beat information. Call it
@@ -204,6 +208,11 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
         recordsByPort.withLock { $0.records[handle]?.pointee.connections.store(count, ordering: .relaxed) }
     }
 
+    /// The JACK port of one of our registered ports, by short name (`tone.out`).
+    func port(named shortName: String) -> OpaquePointer? {
+        records[shortName]?.pointee.port
+    }
+
     /// The full JACK name of one of our ports (`iaa:tone.out`).
     public func fullName(_ shortName: String) -> String { "\(clientName):\(shortName)" }
 
@@ -219,6 +228,7 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
         }
         active = true
         for record in records.values { refreshConnectionCount(record.pointee.port) }
+        if let plan = currentPlan { tellLatency(of: plan, force: true) }
     }
 
     /// Gives up a client whose server died without calling into libjack again; its memory is
@@ -305,6 +315,7 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
             report(String(cString: sourceName), String(cString: destinationName), connected != 0)
         }, Unmanaged.passUnretained(self).toOpaque())
         installRegistrationCallbacks()
+        installLatencyCallback()
         jack_set_buffer_size_callback(client, { frames, arg in
             guard let arg else { return 0 }
             Unmanaged<JackBackend>.fromOpaque(arg).takeUnretainedValue().onBufferSizeChange?(Int(frames))

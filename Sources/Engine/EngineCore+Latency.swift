@@ -1,0 +1,28 @@
+import AudioGraph
+
+/// Following the nodes' latency while the engine runs: a node that reports another latency (a
+/// parameter moved its lookahead, a program's port changed) gets a plan aligned for it, which
+/// the backend tells JACK about (docs/latency.md).
+extension EngineCore {
+    /// Runs on every control tick: program apps learn their program's latency, and a plan whose
+    /// latencies are out of date is replaced by one aligned for the new ones (the same nodes,
+    /// the same sessions; the compensation lines fade to their new delays).
+    func followLatency() {
+        guard let plan = backend.currentPlan else { return }
+        for (index, slot) in plan.appSlots.enumerated() where index < graph.apps.count && graph.apps[index].program != nil {
+            slot.noteLatency(programLatency(of: graph.apps[index]))
+        }
+        guard plan.latencyChanged else { return }
+        do {
+            _ = try PlanInstall(graph, builder: builder, sessions: sessions, binding: .rebind, on: backend, at: now)
+        } catch {
+            StandardError.warning("cannot align the graph for a changed latency: \(error)")
+        }
+    }
+
+    /// A program app's own latency: the latest capture latency JACK holds for its program ends
+    /// (the program's own output ports, as the program reports them).
+    private func programLatency(of app: App) -> Int {
+        app.layout.inputs.filter(\.programEnd).map { backend.captureLatency(ofPort: "\(app.id).\($0.name)") }.max() ?? 0
+    }
+}

@@ -14,25 +14,28 @@ public struct PortListing: Sendable, Equatable {
     public var direction: Direction
     /// The ports it is connected to, by full name.
     public var connections: [String]
-    /// Its latency range in frames: capture latency for an input, playback for an output.
-    public var latency: ClosedRange<Int>
+    /// Its latency ranges in frames, as JACK holds them: how long ago what it carries was
+    /// captured, and how long until it is played (docs/latency.md).
+    public var capture: ClosedRange<Int>
+    public var playback: ClosedRange<Int>
 
     public init(name: String, app: String, port: String, type: String, direction: Direction, connections: [String],
-                latency: ClosedRange<Int>) {
+                capture: ClosedRange<Int>, playback: ClosedRange<Int>) {
         self.name = name
         self.app = app
         self.port = port
         self.type = type
         self.direction = direction
         self.connections = connections
-        self.latency = latency
+        self.capture = capture
+        self.playback = playback
     }
 
     public var json: ControlJSON {
         .object([
             ("name", .string(name)), ("app", .string(app)), ("port", .string(port)), ("type", .string(type)),
             ("direction", .string(direction.rawValue)), ("connections", .array(connections.map(ControlJSON.string))),
-            ("latency", .object([("min", .number(Double(latency.lowerBound))), ("max", .number(Double(latency.upperBound)))])),
+            ("latency", .object([("capture", Self.json(capture)), ("playback", Self.json(playback))])),
         ])
     }
 
@@ -41,8 +44,16 @@ public struct PortListing: Sendable, Equatable {
         guard let name = json["name"]?.stringValue, let app = json["app"]?.stringValue, let port = json["port"]?.stringValue,
               let type = json["type"]?.stringValue, let direction = json["direction"]?.stringValue.flatMap(Direction.init),
               let connections = json["connections"]?.arrayValue?.compactMap(\.stringValue) else { return nil }
-        let low = json["latency"]?["min"]?.intValue ?? 0, high = json["latency"]?["max"]?.intValue ?? 0
         self.init(name: name, app: app, port: port, type: type, direction: direction, connections: connections,
-                  latency: low...max(low, high))
+                  capture: Self.range(json["latency"]?["capture"]), playback: Self.range(json["latency"]?["playback"]))
+    }
+
+    private static func json(_ range: ClosedRange<Int>) -> ControlJSON {
+        .object([("min", .number(Double(range.lowerBound))), ("max", .number(Double(range.upperBound)))])
+    }
+
+    private static func range(_ json: ControlJSON?) -> ClosedRange<Int> {
+        let low = json?["min"]?.intValue ?? 0, high = json?["max"]?.intValue ?? 0
+        return low...max(low, high)
     }
 }

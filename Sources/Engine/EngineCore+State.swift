@@ -62,6 +62,7 @@ extension EngineCore {
                          ("rebuilt", .bool(LibraryFileIdentity(path: code.library).map { $0.description != code.identity } ?? false))])
             } ?? .null),
             ("outputs", outputsJSON(app.id)),
+            ("latency", latencyJSON(index)),
             ("session", session),
             ("program", programJSON(app)),
         ])
@@ -73,6 +74,22 @@ extension EngineCore {
         guard let node = backend.currentPlan?.slot(for: app)?.anyNode as? any ReportingNode else { return .null }
         let readings = node.readings
         return readings.isEmpty ? .null : .object(readings.map { ($0.name, .number(Double($0.value))) })
+    }
+
+    /// The app's latency as the running plan aligns it (frames): its own, when its inputs meet
+    /// (`arrival`) and its output leaves (`output`), and the delay on each compensated connection
+    /// into it (docs/latency.md).
+    private func latencyJSON(_ index: Int) -> ControlJSON {
+        guard let latency = backend.currentPlan?.latency, latency.own.count == graph.apps.count else { return .null }
+        let delayed = graph.connections.indices.filter { graph.connections[$0].to.app == index && latency.delay[$0] > 0 }
+        return .object([
+            ("own", .number(Double(latency.own[index]))), ("arrival", .number(Double(latency.arrival[index]))),
+            ("output", .number(Double(latency.output(index)))),
+            ("compensation", .array(delayed.map { connection in
+                let (from, to) = Self.names(graph.connections[connection], in: graph)
+                return .object([("from", .string(from)), ("to", .string(to)), ("delay", .number(Double(latency.delay[connection])))])
+            })),
+        ])
     }
 
     /// The engine's own processing time per cycle since the client opened, in microseconds.
@@ -121,7 +138,7 @@ extension EngineCore {
 
     static func portJSON(_ port: LivePort) -> ControlJSON {
         PortListing(name: port.name, app: port.appID, port: port.portName, type: port.type, direction: port.isInput ? .input : .output,
-                    connections: port.connections, latency: port.latency).json
+                    connections: port.connections, capture: port.capture, playback: port.playback).json
     }
 
     /// A Graphviz picture: roles as clusters, gains on edges, ducked or suspended apps dashed.

@@ -98,7 +98,9 @@ struct LivePort: Sendable, Equatable {
     let type: String
     let isInput: Bool
     let connections: [String]
-    let latency: ClosedRange<Int>
+    /// JACK's capture and playback latency ranges of the port, in frames.
+    let capture: ClosedRange<Int>
+    let playback: ClosedRange<Int>
 }
 
 extension LiveBackend {
@@ -148,7 +150,7 @@ extension LiveBackend {
 extension JackBackend: LiveBackend {
     func livePorts() -> [LivePort] {
         ports().map { LivePort(name: $0.name, appID: $0.appID, portName: $0.portName, type: $0.type, isInput: $0.isInput,
-                               connections: $0.connections, latency: $0.latency) }
+                               connections: $0.connections, capture: $0.capture, playback: $0.playback) }
     }
 
     func process(ofClient name: String) -> ProcessIdentity? {

@@ -160,17 +160,25 @@ final class MemoryBackend: LiveBackend, @unchecked Sendable {
         for pair in broken { onConnectionChange?(pair[0], pair[1], false) }
     }
 
+    /// Our ports with their connections, and the latency ranges JACK's latency callback would
+    /// leave on them: the plan's paths (``LatencyPaths``) from outside ports that add none.
     func livePorts() -> [LivePort] {
         guard let plan = currentPlan else { return [] }
         let state = server.withLock { $0 }
-        return plan.externalPorts.compactMap { port in
+        let connected = plan.externalPorts.map { port in
+            let name = fullName(port.shortName)
+            return state.connections.contains { $0[0] == name || $0[1] == name }
+        }
+        let capture = plan.latencyPaths.captureRanges { connected[$0] ? 0...0 : nil }
+        let playback = plan.latencyPaths.playbackRanges { connected[$0] ? 0...0 : nil }
+        return plan.externalPorts.enumerated().compactMap { index, port in
             let name = fullName(port.shortName)
             guard state.ports.contains(where: { $0.name == name }) else { return nil }
             let isInput = port.direction == .input
             let connections = state.connections.compactMap { pair in isInput ? (pair[1] == name ? pair[0] : nil) : (pair[0] == name ? pair[1] : nil) }
             return LivePort(name: name, appID: port.appID, portName: port.portName,
                             type: port.kind == .midi ? "8 bit raw midi" : "32 bit float mono audio", isInput: isInput,
-                            connections: connections, latency: 0...0)
+                            connections: connections, capture: capture[index] ?? 0...0, playback: playback[index] ?? 0...0)
         }
     }
 

@@ -11,7 +11,9 @@ extension JackBackend {
         public let type: String
         public let isInput: Bool
         public let connections: [String]
-        public let latency: ClosedRange<Int>
+        /// JACK's capture and playback latency ranges, in frames.
+        public let capture: ClosedRange<Int>
+        public let playback: ClosedRange<Int>
     }
 
     /// Our registered ports, in registration order, with their connections and latency.
@@ -28,11 +30,14 @@ extension JackBackend {
                 }
                 jack_free(UnsafeMutableRawPointer(mutating: list))
             }
-            var range = jack_latency_range_t()
-            jack_port_get_latency_range(handle, port.direction == .input ? JackCaptureLatency : JackPlaybackLatency, &range)
+            func range(_ mode: jack_latency_callback_mode_t) -> ClosedRange<Int> {
+                var range = jack_latency_range_t()
+                jack_port_get_latency_range(handle, mode, &range)
+                return Int(range.min)...Int(max(range.min, range.max))
+            }
             return PortInfo(name: fullName(port.shortName), appID: port.appID, portName: port.portName,
                             type: String(cString: jack_port_type(handle)), isInput: port.direction == .input,
-                            connections: connections, latency: Int(range.min)...Int(max(range.min, range.max)))
+                            connections: connections, capture: range(JackCaptureLatency), playback: range(JackPlaybackLatency))
         }
     }
 

@@ -22,7 +22,7 @@ struct Ports: ParsableCommand {
     @Flag(name: [.short, .customLong("type")], help: "Show the port's type.")
     var type = false
 
-    @Flag(name: [.short, .customLong("latency")], help: "Show the port's latency range in frames.")
+    @Flag(name: [.short, .customLong("latency")], help: "Show the port's playback and capture latency ranges in frames, as jack_lsp -l does.")
     var latency = false
 
     @Flag(help: "Print the engine's ports document as JSON (filtered when FILTERs are given).")
@@ -50,8 +50,8 @@ struct Ports: ParsableCommand {
             lines += port.connections.map { "   " + $0 }
         }
         if latency {
-            // JACK's convention: an input's latency is its capture latency, an output's its playback latency.
-            lines.append("\tport \(input ? "capture" : "playback") latency = [ \(port.latency.lowerBound) \(port.latency.upperBound) ] frames")
+            lines.append("\tport playback latency = [ \(port.playback.lowerBound) \(port.playback.upperBound) ] frames")
+            lines.append("\tport capture latency = [ \(port.capture.lowerBound) \(port.capture.upperBound) ] frames")
         }
         if properties {
             lines.append("\tproperties: " + (input ? "input," : "output,"))

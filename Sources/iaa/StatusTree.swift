@@ -85,6 +85,10 @@ struct StatusTree {
             row = Row(foreground: row.foreground, number: number, id: id, description: row.description,
                       state: row.state + "   out " + readings.joined(separator: " "))
         }
+        if let latency = latencyText(app["latency"]) {
+            row = Row(foreground: row.foreground, number: number, id: id, description: row.description,
+                      state: row.state + "   " + latency)
+        }
         if let program = programText(app["program"]) {
             row = Row(foreground: row.foreground, number: number, id: id, description: row.description,
                       state: row.state + "   " + program)
@@ -103,6 +107,20 @@ struct StatusTree {
         }
         return Row(foreground: row.foreground, number: number, id: id, description: row.description,
                    state: Output.styled("\(action) (\(kind))", .red))
+    }
+
+    /// `latency 8191` for a latent app, `aligns in_1 +8191` for the compensated inputs; nil
+    /// for an app with neither.
+    private static func latencyText(_ latency: ControlJSON?) -> String? {
+        guard let latency, latency.objectValue != nil else { return nil }
+        var words: [String] = []
+        if let own = latency["own"]?.intValue, own > 0 { words.append("latency \(own)") }
+        let delays = (latency["compensation"]?.elements ?? []).compactMap { entry -> String? in
+            guard let to = entry["to"]?.stringValue, let delay = entry["delay"]?.intValue else { return nil }
+            return "\(to.split(separator: ":").last.map(String.init) ?? to) +\(delay)"
+        }
+        if !delays.isEmpty { words.append("aligns " + delays.joined(separator: ", ")) }
+        return words.isEmpty ? nil : words.joined(separator: "   ")
     }
 
     private static func plainRow(number: Int, id: String, app: ControlJSON) -> Row {

@@ -34,11 +34,11 @@ enum CannedReplies {
     /// Made from the protocol's type, as the engine makes it.
     static let ports = ControlJSON.array([
         PortListing(name: "iaa:synth.out_1", app: "synth", port: "out_1", type: "32 bit float mono audio", direction: .output,
-                    connections: ["system:playback_1", "iaa:daw.in_1"], latency: 256...512),
+                    connections: ["system:playback_1", "iaa:daw.in_1"], capture: 64...64, playback: 256...512),
         PortListing(name: "iaa:daw.in_1", app: "daw", port: "in_1", type: "32 bit float mono audio", direction: .input,
-                    connections: ["iaa:synth.out_1"], latency: 0...0),
+                    connections: ["iaa:synth.out_1"], capture: 64...64, playback: 320...576),
         PortListing(name: "iaa:synth.midi_in", app: "synth", port: "midi_in", type: "8 bit raw midi", direction: .input,
-                    connections: [], latency: 0...0),
+                    connections: [], capture: 0...0, playback: 0...0),
     ].map(\.json))
 
     static let dump: ControlJSON = [

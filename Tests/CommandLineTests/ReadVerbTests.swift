@@ -68,14 +68,17 @@ struct ReadVerbTests {
                system:playback_1
                iaa:daw.in_1
             \tport playback latency = [ 256 512 ] frames
+            \tport capture latency = [ 64 64 ] frames
             \tproperties: output,
             \t32 bit float mono audio
             iaa:daw.in_1
                iaa:synth.out_1
-            \tport capture latency = [ 0 0 ] frames
+            \tport playback latency = [ 320 576 ] frames
+            \tport capture latency = [ 64 64 ] frames
             \tproperties: input,
             \t32 bit float mono audio
             iaa:synth.midi_in
+            \tport playback latency = [ 0 0 ] frames
             \tport capture latency = [ 0 0 ] frames
             \tproperties: input,
             \t8 bit raw midi

@@ -79,7 +79,7 @@ struct ProtocolVocabularyTests {
     func portListing() throws {
         let row = try #require(Self.document.components(separatedBy: "\n").first { $0.hasPrefix("| `ports` |") })
         let port = PortListing(name: "iaa:tone.out", app: "tone", port: "out", type: "32 bit float mono audio", direction: .output,
-                               connections: ["system:playback_1"], latency: 256...512)
+                               connections: ["system:playback_1"], capture: 0...0, playback: 256...512)
         guard case .object(let members) = port.json, case .object(let latency)? = port.json["latency"] else {
             Issue.record("PortListing.json is not an object with a latency object")
             return

@@ -114,15 +114,17 @@ public final class CompensationLines {
 
     public init() {}
 
-    /// The lines for `graph`'s delayed connections (nil for one without delay), taking over the
+    /// The lines for `graph`'s delayed connections (nil for one that never had a delay), taking over the
     /// lines of connections the last plan had; lines of connections gone are let go (a plan
     /// still running keeps its own).
     public func lines(for graph: Graph, latency: GraphLatency, maximumFrames: Int, aligned: Bool) -> [CompensationLine?] {
         var next: [String: CompensationLine] = [:]
         let result: [CompensationLine?] = graph.connections.indices.map { index in
             let delay = latency.delay[index]
-            guard delay > 0 else { return nil }
             let key = Self.key(graph, graph.connections[index])
+            // A connection that needs no delay has no line, unless it had one: that line fades
+            // to 0 and stays, so the path does not jump back by its old delay.
+            guard delay > 0 || lines[key] != nil else { return nil }
             let line: CompensationLine
             if let kept = lines[key], kept.take(delay, maximumFrames: maximumFrames) {
                 line = kept

@@ -173,6 +173,13 @@ public enum PlanCompiler {
                           tables: tables, slots: slots)
     }
 
+    /// The ports a plan for `graph` exposes, in the plan's order (`RenderPlan.externalPorts`).
+    public static func externalPorts(of graph: Graph) -> [ExternalPort] {
+        var inputBase = [0]
+        for app in graph.apps { inputBase.append(inputBase[inputBase.count - 1] + app.layout.inputs.count) }
+        return exposedPorts(graph, inputBase: inputBase).ports
+    }
+
     /// Which app ports the backend exposes, and their indices in the external tables.
     struct Exposure {
         var inputs: [PortAddress] = []

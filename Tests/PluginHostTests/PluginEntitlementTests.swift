@@ -98,13 +98,13 @@ struct PluginEntitlementTests {
         #expect(output.contains { $0 != 0 }, "the v1 plugin rendered silence")
     }
 
-    @Test("the engine loads ABI 1 and the header's own version, which is 2")
+    @Test("the engine loads ABI 1, 2 and the header's own version, which is 3")
     func supportedVersions() {
-        #expect(PluginLibrary.supportedABIVersions == [1, 2])
+        #expect(PluginLibrary.supportedABIVersions == [1, 2, 3])
         #expect(PluginLibrary.supportedABIVersions.last == IAA_PLUGIN_ABI_VERSION)
     }
 
-    @Test("PluginExport builds ABI 2 descriptors carrying the requested entitlements")
+    @Test("PluginExport builds an ABI 3 list whose descriptors carry the requested entitlements (ABI 2's fields)")
     func swiftExport() throws {
         var description = PluginNodeDescription(
             id: "mic", name: "Mic",
@@ -113,7 +113,7 @@ struct PluginEntitlementTests {
         description.requestedEntitlements = ["microphone", "priority-audio"]
         let export = PluginExport([.node(description) { _, _ in Silence() }])
         let list = export.entry.assumingMemoryBound(to: iaa_plugin_list.self).pointee
-        #expect(list.abi_version == 2 && list.abi_version == IAA_PLUGIN_ABI_VERSION)
+        #expect(list.abi_version == 3 && list.abi_version == IAA_PLUGIN_ABI_VERSION)
         let descriptor = try #require(list.descriptors?[0]?.pointee)
         #expect(descriptor.entitlement_count == 2)
         let table = try #require(descriptor.entitlements)

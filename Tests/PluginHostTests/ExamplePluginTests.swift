@@ -69,6 +69,7 @@ struct ExamplePluginTests {
                                                      Repository.root + "/tools/rt-counter.c", "-ldl"])
         try #require(build.status == 0, "cc failed: \(build.output)")
         let examples = [("tremolo-c", try Self.tremolo.get(), "tremolo:out"),
+                        ("lookahead-c", try PluginLatencyTests.lookahead.get(), "mix:out"),
                         ("ringmod-swift", try PluginTestSupport.ringModulator.get(), "ringmod:out"),
                         ("generator-swift", try PluginTestSupport.generator.get(), "sine:out")]
         for (example, library, port) in examples {

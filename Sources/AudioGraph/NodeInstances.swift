@@ -32,9 +32,10 @@ public final class NodeInstances {
     }
 
     /// The slots for `graph`, one per app in app order. Reused slots get the graph's parameter
-    /// values as new targets (they ramp); new slots start at them. A node whose creation throws
-    /// leaves the pool as it was.
-    public func slots(for graph: Graph) throws -> [NodeSlot] {
+    /// values as new targets (they ramp), unless `keepingParameters` (a new plan for the graph
+    /// already playing: what `set` changed since stays); new slots start at them. A node whose
+    /// creation throws leaves the pool as it was.
+    public func slots(for graph: Graph, keepingParameters: Bool = false) throws -> [NodeSlot] {
         var result: [NodeSlot] = []
         result.reserveCapacity(graph.apps.count)
         var reused = Array(repeating: false, count: graph.apps.count)
@@ -55,7 +56,7 @@ public final class NodeInstances {
         var next: [String: Held] = [:]
         next.reserveCapacity(graph.apps.count)
         for index in graph.apps.indices {
-            if reused[index] {
+            if reused[index] && !keepingParameters {
                 for (parameter, value) in graph.apps[index].parameters.enumerated() { result[index].setParameter(parameter, to: value) }
             }
             next[graph.apps[index].id] = Held(slot: result[index], code: graph.apps[index].type.code,

@@ -15,9 +15,10 @@ public final class PlanBuilder {
 
     /// A plan for `graph`, ready to publish, aligned for the latency each node reports now.
     /// `fresh`: nothing has played yet, so new compensation lines start at their delay instead
-    /// of fading to it.
-    public func plan(for graph: Graph, fresh: Bool = false) throws -> RenderPlan {
-        let slots = try instances.slots(for: graph)
+    /// of fading to it. `keepingParameters`: the graph already plays, and the values `set` gave
+    /// its running nodes stay (``NodeInstances/slots(for:keepingParameters:)``).
+    public func plan(for graph: Graph, fresh: Bool = false, keepingParameters: Bool = false) throws -> RenderPlan {
+        let slots = try instances.slots(for: graph, keepingParameters: keepingParameters)
         generation += 1
         let latency = GraphLatency(graph, own: slots.map(\.reportedLatency), compensates: graph.latency.compensate)
         let lines = compensation.lines(for: graph, latency: latency, maximumFrames: instances.maximumFrames, aligned: fresh)

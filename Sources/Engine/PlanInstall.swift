@@ -32,7 +32,8 @@ struct PlanInstall {
     init(_ graph: Graph, builder: PlanBuilder, sessions: AudioSessionController, binding: SessionBinding,
          on backend: some ControlBackend, at time: Double) throws {
         let rebuilt = builder.instances.appsWithNewCode(in: graph)
-        var plan = try builder.plan(for: graph)
+        // A rebind is the graph already playing, on a new plan: running nodes keep their values.
+        var plan = try builder.plan(for: graph, keepingParameters: binding == .rebind)
         if binding == .first {
             PlanBuilder.warmUp(plan)
             // The warm-up cycle told the nodes' latencies: the plan that plays is aligned from

@@ -70,18 +70,17 @@ public struct LatencyPaths: Sendable, Equatable {
     /// others), given the capture range JACK holds for each of our connected input ports (nil
     /// for one nothing feeds).
     public func captureRanges(inputs: (Int) -> ClosedRange<Int>?) -> [ClosedRange<Int>?] {
-        var arrival = [ClosedRange<Int>?](repeating: nil, count: entries.count)
+        var arrival = [ClosedRange<Int>](repeating: 0...0, count: entries.count)
         var result = [ClosedRange<Int>?](repeating: nil, count: portCount)
         for app in order {
             let entry = entries[app]
             var range: ClosedRange<Int>? = nil
             for port in entry.entryInputs { range = Self.union(range, inputs(port)) }
             for source in entry.sources {
-                let leaving = Self.shifted(arrival[source.app] ?? 0...0, by: entries[source.app].own + source.delay)
-                range = Self.union(range, leaving)
+                range = Self.union(range, Self.shifted(arrival[source.app], by: entries[source.app].own + source.delay))
             }
             arrival[app] = range ?? 0...0
-            let leaving = Self.shifted(arrival[app] ?? 0...0, by: entry.own)
+            let leaving = Self.shifted(arrival[app], by: entry.own)
             for port in entry.outputs { result[port] = leaving }
         }
         return result
@@ -91,7 +90,7 @@ public struct LatencyPaths: Sendable, Equatable {
     /// others), given the playback range JACK holds for each of our connected output ports.
     public func playbackRanges(outputs: (Int) -> ClosedRange<Int>?) -> [ClosedRange<Int>?] {
         // Per app: how long after its output what it writes is heard.
-        var leaving = [ClosedRange<Int>?](repeating: nil, count: entries.count)
+        var leaving = [ClosedRange<Int>](repeating: 0...0, count: entries.count)
         var result = [ClosedRange<Int>?](repeating: nil, count: portCount)
         for app in order.reversed() {
             let entry = entries[app]
@@ -99,10 +98,10 @@ public struct LatencyPaths: Sendable, Equatable {
             for port in entry.outputs { range = Self.union(range, outputs(port)) }
             for destination in entry.destinations {
                 let own = entries[destination.app].program ? 0 : entries[destination.app].own
-                range = Self.union(range, Self.shifted(leaving[destination.app] ?? 0...0, by: own + destination.delay))
+                range = Self.union(range, Self.shifted(leaving[destination.app], by: own + destination.delay))
             }
             leaving[app] = range ?? 0...0
-            let heard = Self.shifted(leaving[app] ?? 0...0, by: entry.program ? 0 : entry.own)
+            let heard = Self.shifted(leaving[app], by: entry.program ? 0 : entry.own)
             for port in entry.inputs { result[port] = heard }
         }
         return result

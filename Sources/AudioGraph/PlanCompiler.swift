@@ -111,10 +111,11 @@ public enum PlanCompiler {
                 let input = inputBase[appIndex] + port
                 for placedIndex in sourceStarts[input]..<(sourceStarts[input] + sourceCounts[input]) {
                     let connection = sourceConnection[placedIndex]
-                    guard let line = lines[connection], let output = delayedBuffer[connection] else { continue }
+                    guard let line = lines[connection] else { continue }
                     let from = graph.connections[connection].from
                     delays.initializeElement(at: delayCursor, to: DelayStep(
-                        state: line.state, source: UnsafePointer(outputBuffer[from.app][from.port]), output: output,
+                        state: line.state, source: UnsafePointer(outputBuffer[from.app][from.port]),
+                        output: delayedBuffer[connection].unsafelyUnwrapped,
                         delay: latency.delay[connection]))
                     delayCursor += 1
                 }

@@ -152,7 +152,7 @@ public final class RenderPlan: @unchecked Sendable {
     }
 
     /// True when some app now reports another latency than this plan was compiled for: a new
-    /// plan then moves the alignment (`LatencyWatch`). Control side.
+    /// plan then moves the alignment (the engines' `followLatency`). Control side.
     public var latencyChanged: Bool {
         slots.indices.contains { slots[$0].reportedLatency != latency.own[$0] }
     }

@@ -64,7 +64,7 @@ extension JackBackend {
             state = LatencyState(paths: plan.latencyPaths, ports: ports)
             return changed
         }
-        guard (changed || force), isActive else { return }
+        guard changed || force, active else { return }
         _ = askingServer { jack_recompute_total_latencies(clientHandle) }
     }
 }

@@ -24,8 +24,7 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
     /// Maps a JACK port to its record for the port-connect callback, which runs on JACK's own
     /// notification thread while the control side may be registering ports.
     private let recordsByPort = Mutex(PortMap())
-    private var active = false
-    var isActive: Bool { active }
+    private(set) var active = false
     /// The current plan's latency paths, for JACK's latency callback (JackBackend+Latency).
     let latencyState = Mutex<LatencyState?>(nil)
     /// Called on JACK's notification thread when a connection to one of our ports is made or

@@ -31,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         // liblo: OSC, which New Session Manager speaks.
         .systemLibrary(name: "CLiblo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
+        // SQLite: the journal of acknowledged changes (docs/state.md).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The C header plugins compile against (and the Swift plugin export helper uses).
         .target(name: "IAAPluginABI"),
         // The session library: a control-protocol client in C; json-c encodes and decodes its lines.
@@ -73,7 +75,9 @@ let package = Package(
         .target(name: "ControlSocket", dependencies: ["CPeerCredentials", "LocatedJSON"], exclude: ["PROTOCOL.md"]),
         // A New Session Manager client: the session's graph file opened and saved on the server's word.
         .target(name: "SessionManager", dependencies: ["CLiblo"]),
-        .target(name: "Engine", dependencies: ["AudioGraph", "GraphFormat", "Suggestions", "AudioSession", "NodeKit", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation", "CThreadNotes"]),
+        // Where acknowledged changes are kept: a snapshot file and an SQLite journal (docs/state.md).
+        .target(name: "StateStore", dependencies: ["CSQLite"]),
+        .target(name: "Engine", dependencies: ["AudioGraph", "GraphFormat", "Suggestions", "AudioSession", "NodeKit", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation", "CThreadNotes", "StateStore"]),
         .executableTarget(name: "iaa", dependencies: [
             "Engine", "PluginHost", "NodeKit", "AudioGraph", "GraphFormat", "AudioSession", "ControlSocket", "SessionManager", "AudioFiles", "Isolation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -91,6 +95,7 @@ let package = Package(
         .testTarget(name: "GraphFormatTests", dependencies: ["TestKit", "GraphFormat", "AudioGraph", "AudioSession", "NodeKit", "Nodes", "LocatedJSON", "Suggestions"]),
         .testTarget(name: "NodesTests", dependencies: ["Nodes", "NodeKit", "SignalAnalysis", "CKernels"]),
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis"]),
+        .testTarget(name: "StateStoreTests", dependencies: ["TestKit", "StateStore"]),
         .testTarget(name: "AudioFilesTests", dependencies: ["TestKit", "AudioFiles"]),
         .testTarget(name: "OfflineBackendTests", dependencies: ["OfflineBackend", "Nodes", "NodeKit", "AudioGraph", "GraphFormat", "SignalAnalysis"]),
         .testTarget(name: "EngineTests", dependencies: ["TestKit", "Engine", "AudioGraph", "GraphFormat", "AudioSession", "OfflineBackend", "AudioFiles", "SignalAnalysis", "ControlSocket"]),

@@ -1,0 +1,171 @@
+import Foundation
+
+/// One JACK client's kept state (docs/state.md): `CLIENT.snapshot.json`, the whole state at one
+/// point, and `CLIENT.journal.sqlite`, every change acknowledged since. Opening never fails: what
+/// cannot be read is moved aside and said, and while nothing can be written `unwritable` says
+/// why (the engine then refuses changes rather than acknowledge what it cannot keep).
+public final class StateKeeper {
+    public let folder: String
+    public let client: String
+    private var journal: StateJournal?
+    /// The last record the snapshot on disk includes; nil while there is no snapshot.
+    public private(set) var snapshotSeq: Int64?
+    /// Why changes cannot be kept now; nil while they can.
+    public private(set) var unwritable: String?
+
+    public var snapshotPath: String { folder + "/" + client + ".snapshot.json" }
+    public var journalPath: String { folder + "/" + client + ".journal.sqlite" }
+    /// The number of the last change kept.
+    public var lastSeq: Int64 { journal?.lastSeq ?? snapshotSeq ?? 0 }
+    /// Changes kept since the snapshot.
+    public var recordsSinceSnapshot: Int64 { lastSeq - (snapshotSeq ?? 0) }
+
+    /// What opening found: the snapshot and the records after it, and what had to be discarded.
+    public struct Opened {
+        public let keeper: StateKeeper
+        public let snapshot: StateSnapshot?
+        public let records: [JournalRecord]
+        public let discarded: [String]
+    }
+
+    /// `$XDG_STATE_HOME/iaa`, or `~/.local/state/iaa`.
+    public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.local/state"
+        return state + "/iaa"
+    }
+
+    private init(folder: String, client: String) {
+        self.folder = folder
+        self.client = client
+    }
+
+    /// Opens `client`'s state in `folder` (created 0700 when missing). With `fresh`, what was
+    /// kept is deleted and nothing is read.
+    public static func open(folder: String, client: String, fresh: Bool) -> Opened {
+        let keeper = StateKeeper(folder: folder, client: client)
+        var discarded: [String] = []
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            keeper.unwritable = "the state folder \(folder) cannot be created: \(error.localizedDescription)"
+        }
+        if fresh {
+            for path in keeper.journalFiles + [keeper.snapshotPath] { unlink(path) }
+        }
+        var snapshot: StateSnapshot?
+        do {
+            snapshot = try StateSnapshot.read(keeper.snapshotPath)
+        } catch {
+            // Without its snapshot the journal's records have nothing to apply to.
+            let suffix = error.kind == .newer ? "newer" : "damaged"
+            discarded.append("\(error.message); set aside as \(keeper.setAside(keeper.snapshotPath, suffix)), with its journal")
+            for path in keeper.journalFiles { _ = keeper.setAside(path, suffix) }
+        }
+        keeper.snapshotSeq = snapshot?.seq
+        var records: [JournalRecord] = []
+        do {
+            let journal = try keeper.openJournal(after: snapshot?.seq ?? 0, discarded: &discarded)
+            records = try journal.records(after: snapshot?.seq ?? 0)
+        } catch {
+            discarded.append("the journal could not be read (\(error.message)); the changes after the snapshot are not restored")
+        }
+        if snapshot == nil, !records.isEmpty {
+            discarded.append("\(records.count) journal records had no snapshot to apply to")
+            records = []
+        }
+        return Opened(keeper: keeper, snapshot: snapshot, records: records, discarded: discarded)
+    }
+
+    /// Opens the journal for writing; a damaged one is set aside and begun again, and one that
+    /// cannot be written is opened to be read only, with `unwritable` saying why.
+    private func openJournal(after seq: Int64, discarded: inout [String]) throws(StateStoreError) -> StateJournal {
+        do {
+            let opened = try StateJournal(path: journalPath, after: seq)
+            journal = opened
+            unwritable = nil
+            return opened
+        } catch where error.kind == .damaged || error.kind == .newer {
+            let suffix = error.kind == .newer ? "newer" : "damaged"
+            let aside = setAside(journalPath, suffix)
+            for path in journalFiles.dropFirst() { _ = setAside(path, suffix) }
+            discarded.append("\(error.message); the changes after the snapshot are discarded, the journal set aside as \(aside)")
+            let opened = try StateJournal(path: journalPath, after: seq)
+            journal = opened
+            unwritable = nil
+            return opened
+        } catch {
+            unwritable = "changes cannot be kept: \(error.message)"
+            return try readOnlyCopy(after: seq)
+        }
+    }
+
+    /// The journal as it is, from a copy: SQLite cannot open a log it may not write beside, and a
+    /// read-only folder may still hold the log of an engine that was killed.
+    private func readOnlyCopy(after seq: Int64) throws(StateStoreError) -> StateJournal {
+        let copy = NSTemporaryDirectory() + "iaa-journal-\(getpid())-\(client)"
+        try? FileManager.default.removeItem(atPath: copy)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        do {
+            try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            for path in journalFiles where FileManager.default.fileExists(atPath: path) {
+                try FileManager.default.copyItem(atPath: path, toPath: copy + "/" + (path as NSString).lastPathComponent)
+            }
+        } catch {
+            throw StateStoreError(.readOnly, "\(journalPath): cannot be read: \(error.localizedDescription)")
+        }
+        return try StateJournal(path: copy + "/" + (journalPath as NSString).lastPathComponent, after: seq)
+    }
+
+    /// Keeps `entries` (one transaction, on disk when it returns); the snapshot must exist first.
+    public func append(_ entries: [(kind: String, body: String)], at time: Double) throws(StateStoreError) {
+        guard snapshotSeq != nil else { throw StateStoreError(.other, "no snapshot to keep changes against (\(unwritable ?? "not written yet"))") }
+        if journal == nil || unwritable != nil {
+            var ignored: [String] = []
+            _ = try? openJournal(after: snapshotSeq ?? 0, discarded: &ignored)
+        }
+        guard let journal, unwritable == nil else {
+            throw StateStoreError(.readOnly, unwritable ?? "changes cannot be kept: \(journalPath) is not open")
+        }
+        do {
+            try journal.append(entries, at: time)
+        } catch {
+            throw StateStoreError(error.kind, "changes cannot be kept: \(error.message)")
+        }
+    }
+
+    /// Replaces the snapshot with `graph` (and what goes with it), including every change kept so
+    /// far, then deletes those changes from the journal.
+    public func writeSnapshot(source: String, sourceText: String, graph: String, held: [[String]]) throws(StateStoreError) {
+        let seq = lastSeq
+        do {
+            try StateSnapshot(seq: seq, source: source, sourceText: sourceText, graph: graph, held: held).write(to: snapshotPath)
+        } catch {
+            throw StateStoreError(error.kind, "changes cannot be kept: \(error.message)")
+        }
+        snapshotSeq = seq
+        if journal == nil || unwritable != nil {
+            var ignored: [String] = []
+            _ = try? openJournal(after: seq, discarded: &ignored)
+        }
+        // Records left behind are harmless: every reader skips those the snapshot includes.
+        try? journal?.trim(through: seq)
+    }
+
+    /// The journal and SQLite's log and index beside it.
+    private var journalFiles: [String] { [journalPath, journalPath + "-wal", journalPath + "-shm"] }
+
+    /// Renames `path` to `path.SUFFIX` (or `.SUFFIX-2`, …, never over an earlier one) and returns
+    /// the new name.
+    private func setAside(_ path: String, _ suffix: String) -> String {
+        var target = "\(path).\(suffix)"
+        var number = 2
+        while FileManager.default.fileExists(atPath: target) {
+            target = "\(path).\(suffix)-\(number)"
+            number += 1
+        }
+        rename(path, target)
+        return target
+    }
+}

@@ -28,20 +28,26 @@ extension EngineCore: CommandHost {
         }
     }
 
-    /// Its notification says `by: iaa`.
+    /// Its notification says `by: iaa`; a rule's pair removed by hand and made again is a rule's
+    /// connection again.
     func willConnectPorts(_ pair: PortPair) {
-        noteOwnConnection(pair.source, pair.destination)
+        ruleBook.unhold([pair.source, pair.destination])
+        // A pair connected already gets no notification.
+        guard !backend.isConnected(pair.source, pair.destination) else { return }
+        noteOwnConnection(pair.source, pair.destination, connecting: true)
     }
 
-    /// A rule's connection stays removed, as one removed by hand (``RuleBook``).
+    /// Its notification says `by: iaa`; a rule's connection stays removed, as one removed by hand
+    /// (``RuleBook``).
     func willDisconnectPorts(_ pair: PortPair) {
+        if backend.isConnected(pair.source, pair.destination) { noteOwnConnection(pair.source, pair.destination, connecting: false) }
         if rulePair(pair.source, pair.destination) != nil { ruleBook.hold([pair.source, pair.destination]) }
     }
 
     func willApply(_ graph: Graph) {
         let kept = Set(graph.externalConnections.map { "\($0)" })
         let dropped = self.graph.externalConnections.filter { !kept.contains("\($0)") }
-        for pair in backend.disconnect(dropped, in: self.graph) { noteOwnConnection(pair.source, pair.destination) }
+        for pair in backend.disconnect(dropped, in: self.graph) { noteOwnConnection(pair.source, pair.destination, connecting: false) }
     }
 
     func didApply(_ graph: Graph, diff: GraphDiff, events: [SessionEvent], droppedAdmitted: [String]) -> [String] {
@@ -64,7 +70,13 @@ extension EngineCore: CommandHost {
     /// Performs the command `request` asks for, now, and replies with what it did.
     func performRequest(_ method: ControlMethod, _ request: ControlRequest) throws -> ControlReply {
         let command = try decoder.command(method, request)
+        // Kept before it is made (docs/state.md): a change that cannot be kept is not made.
+        let before = keptView()
+        let planned = plannedChanges(command, from: before)
+        try keep(planned)
         let outcome = try perform(command, at: now)
+        if outcome.refusal != nil { keepUndoing(planned) }
+        keepSeen(unplannedChanges(since: before, planned: planned))
         if method.isSessionAction { return sessionReply(outcome) }
         publisher.publish(outcome.events)
         if let refusal = outcome.refusal { throw ControlError(refusal) }

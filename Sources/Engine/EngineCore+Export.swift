@@ -60,13 +60,7 @@ extension EngineCore {
             guard let from = rule.from, let to = rule.to else { return nil }
             return .object([("from", .string(from)), ("to", .string(to))])
         }
-        var madeByEngine: Set<[String]> = []
-        for state in ruleStates() { for pair in state.pairs { madeByEngine.insert([pair.source, pair.destination]) } }
-        for clients in programs.clients.values { for client in clients { for pair in client.routed { madeByEngine.insert(pair) } } }
-        let ends = Set(graph.apps.flatMap { app in
-            let ends = programEnds(of: app)
-            return ends.plays + ends.captures
-        })
+        let madeByEngine = enginePairs(), ends = programEndPorts()
         let ours = Dictionary(backend.livePorts().map { ($0.name, $0.appID) }, uniquingKeysWith: { first, _ in first })
         for port in backend.livePorts() where !admitted.contains(port.appID) && !ends.contains(port.name) {
             for other in port.connections {
@@ -79,6 +73,24 @@ extension EngineCore {
             }
         }
         return rules
+    }
+
+    /// The connections to our ports the engine makes by itself from other parts of the graph:
+    /// its rules' and its programs' routes (`[source, destination]`).
+    func enginePairs() -> Set<[String]> {
+        var pairs: Set<[String]> = []
+        for state in ruleStates() { for pair in state.pairs { pairs.insert([pair.source, pair.destination]) } }
+        for clients in programs.clients.values { for client in clients { for pair in client.routed { pairs.insert(pair) } } }
+        return pairs
+    }
+
+    /// Every program app's `play_K` and `capture_K` port, full names: the program block makes
+    /// their connections.
+    func programEndPorts() -> Set<String> {
+        Set(graph.apps.flatMap { app in
+            let ends = programEnds(of: app)
+            return ends.plays + ends.captures
+        })
     }
 
     /// The plugin's state as it is now; the state it was created with when saving fails (with a
@@ -103,10 +115,7 @@ extension EngineCore {
         if let executable = binding.executable { block.append(("executable", .string(executable))) }
         block += [("outputs", .number(Double(binding.outputs))), ("inputs", .number(Double(binding.inputs))),
                   ("directConnections", .string(binding.directConnections.rawValue))]
-        var options = setup.options
-        if setup.category == .ambient || !options.isDisjoint(with: [.duckOthers, .interruptSpokenAudioAndMixWithOthers]) {
-            options.remove(.mixWithOthers)
-        }
+        let options = KeptSession.writtenOptions(setup.options, category: setup.category)
         block.append(("session", .object([
             ("category", .string(setup.category.rawValue)), ("mode", .string(setup.mode.rawValue)),
             ("options", .array(options.map(\.rawValue).sorted().map(ControlJSON.string))), ("active", .bool(setup.active)),
@@ -157,16 +166,8 @@ extension EngineCore {
                                                 ("version", .number(Double(component.version)))])))
         }
         if let setup = app.session, let state = sessions.policy.state(of: app.id) {
-            // Options as the app set them: the implied mixWithOthers is written back only when
-            // nothing implies it, and ambient's own is never written (it may not be set explicitly).
-            var options = state.options
-            if state.category == .ambient || !options.isDisjoint(with: [.duckOthers, .interruptSpokenAudioAndMixWithOthers]) {
-                options.remove(.mixWithOthers)
-            }
-            pairs.append(("session", .object([
-                ("category", .string(state.category.rawValue)), ("mode", .string(state.mode.rawValue)),
-                ("options", .array(options.map(\.rawValue).sorted().map(ControlJSON.string))), ("active", .bool(state.active)),
-            ])))
+            let kept = KeptSession(state)
+            pairs.append(("session", .object(kept.pairs.filter { $0.0 != "foreground" })))
             pairs.append(("entitlements", .array(setup.entitlements.map(\.rawValue).sorted().map(ControlJSON.string))))
             if !setup.requestedEntitlements.isEmpty {
                 pairs.append(("requires", .array(setup.requestedEntitlements.map(\.rawValue).sorted().map(ControlJSON.string))))

@@ -9,9 +9,10 @@ extension EngineCore {
     /// Makes the graph's JACK connection rules true now; warns about each rule whose port is
     /// missing (with the closest live port names) and each connection JACK refused. Missing ports
     /// leave their rule pending: it is made when the port appears.
-    /// Rule connections removed by hand are made again too.
-    func connectExternals(_ connections: [ExternalConnection]) -> [String] {
-        ruleBook.releaseAll()
+    /// Rule connections removed by hand are made again too, unless `releasingHeld` is false (a
+    /// start that resumed kept state holds what was removed before).
+    func connectExternals(_ connections: [ExternalConnection], releasingHeld: Bool = true) -> [String] {
+        if releasingHeld { ruleBook.releaseAll() }
         var warnings = pendingRuleWarnings(connections)
         for outcome in makeRules(connections) {
             if case .failed = outcome.result { warnings.append("\(outcome)") }
@@ -25,6 +26,8 @@ extension EngineCore {
     func connectionChanged(source: String, destination: String, connected: Bool) {
         checkOnQueue()
         let ours = connections.notified([source, destination], connected: connected)
+        if !ours { keepOutsideConnection(source, destination, connected: connected) }
+        if connected { ruleBook.unhold([source, destination]) }
         if !connected, !ours { ruleConnectionRemoved(source, destination) }
         if connected, !ours { programConnectionMade(source, destination) }
         publisher.announce("connection", .object([("from", .string(source)), ("to", .string(destination)),
@@ -69,7 +72,7 @@ extension EngineCore {
         try backend.activate()
         isolation?.settings.placement?.adopt(audioThread: backend.audioThread)
         return queue.sync {
-            let warnings = connectExternals(graph.externalConnections).map { "\($0)" }
+            let warnings = connectExternals(graph.externalConnections, releasingHeld: false).map { "\($0)" }
             publisher.publish(startEvents)
             routePrograms()
             return warnings
@@ -137,7 +140,7 @@ extension EngineCore {
         programs.refused = [:]
         routePrograms()
         for pair in remembered {
-            noteOwnConnection(pair[0], pair[1])
+            noteOwnConnection(pair[0], pair[1], connecting: true)
             if case .failed(let why) = newBackend.connect(pair[0], pair[1]).result {
                 StandardError.warning("cannot restore \(pair[0]) -> \(pair[1]): \(why)")
             }
@@ -145,13 +148,14 @@ extension EngineCore {
         publisher.publish(graph.apps.filter { $0.session != nil }.map { SessionEvent(app: $0.id, kind: .mediaServicesWereReset, time: now) })
     }
 
-    /// Remembers a connection the engine asked for, so its notification is attributed to iaa.
-    func noteOwnConnection(_ source: String, _ destination: String) {
-        connections.asking([source, destination])
+    /// Remembers a connection the engine asked to make (`connecting`) or remove, so its
+    /// notification is attributed to iaa.
+    func noteOwnConnection(_ source: String, _ destination: String, connecting: Bool) {
+        connections.asking([source, destination], connecting: connecting)
     }
 
-    /// Forgets a connection the engine asked for and JACK refused.
-    func forgetOwnConnection(_ source: String, _ destination: String) {
-        connections.refused([source, destination])
+    /// Forgets a request the engine made and JACK refused.
+    func forgetOwnConnection(_ source: String, _ destination: String, connecting: Bool) {
+        connections.refused([source, destination], connecting: connecting)
     }
 }

@@ -86,9 +86,9 @@ extension EngineCore {
         let pairs = PortPairing.pairs(ports.outputs, ends.plays).map { [$0, $1] }
             + PortPairing.pairs(ends.captures, ports.inputs).map { [$0, $1] }
         for pair in pairs where !backend.isConnected(pair[0], pair[1]) {
-            noteOwnConnection(pair[0], pair[1])
+            noteOwnConnection(pair[0], pair[1], connecting: true)
             if case .failed = backend.connect(pair[0], pair[1]).result {
-                forgetOwnConnection(pair[0], pair[1])
+                forgetOwnConnection(pair[0], pair[1], connecting: true)
                 programs.retryDue = true
             } else {
                 made.append(pair)
@@ -138,9 +138,9 @@ extension EngineCore {
 
     private func undoBypass(_ source: String, _ destination: String, app: String, client: String) {
         let ours = [source, destination].contains { $0.hasPrefix(clientName + ":") }
-        if ours { noteOwnConnection(source, destination) }
+        if ours { noteOwnConnection(source, destination, connecting: false) }
         guard backend.disconnect(source, destination) else {
-            if ours { forgetOwnConnection(source, destination) }
+            if ours { forgetOwnConnection(source, destination, connecting: false) }
             return
         }
         publish(.programBypassUndone, app: app, [

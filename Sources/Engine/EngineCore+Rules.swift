@@ -76,10 +76,10 @@ extension EngineCore {
                     ruleBook.made(pair)
                     continue
                 }
-                noteOwnConnection(pair[0], pair[1])
+                noteOwnConnection(pair[0], pair[1], connecting: true)
                 let outcome = backend.connect(pair[0], pair[1])
                 if case .failed = outcome.result {
-                    forgetOwnConnection(pair[0], pair[1])
+                    forgetOwnConnection(pair[0], pair[1], connecting: true)
                     ruleBook.refused(pair, at: now)
                 } else {
                     ruleBook.made(pair)

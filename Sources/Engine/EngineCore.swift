@@ -15,7 +15,8 @@ import Synchronization
 /// commands it reads, performed as ``CommandHost`` in `+Commands`), what it says happened
 /// (``EventPublisher``), watching the running engine (`+Supervision`, `+Stall`), being a JACK
 /// client (`+Jack`, `+Rules`), programs (`+Programs`, `+ProgramSessions`, `+Admission`),
-/// isolation (`+Isolation`), and swapping graphs and code (`+Changes`, `+Reload`). This file
+/// isolation (`+Isolation`), swapping graphs and code (`+Changes`, `+Reload`), and keeping what
+/// it acknowledges (`+Keeping`). This file
 /// holds the state and installs plans (``PlanInstall``).
 final class EngineCore: @unchecked Sendable {
     let queue = DispatchQueue(label: "iaa.control")
@@ -58,6 +59,8 @@ final class EngineCore: @unchecked Sendable {
     var ruleBook = RuleBook()
     /// The outside processes behind program apps (docs/programs.md).
     var programs = ProgramRoster()
+    /// Where acknowledged changes are kept (`+Keeping`, docs/state.md); nil with `--no-state`.
+    var keeping: Keeping?
 
     var graph: Graph { sessions.graph }
 

@@ -38,6 +38,9 @@ public enum EngineErrorCode: String, CaseIterable, Sendable {
     /// `program.attach` for an app the graph does not name, refused by its `programs.admit`
     /// (the name, the process or the limit); without the block it is `unknownApp`.
     case notAdmitted
+    /// A change the engine could not keep on disk (a full disk, a read-only state folder):
+    /// nothing was changed (docs/state.md).
+    case notDurable
     /// Anything the engine did not expect (a bug; the message says what).
     case `internal`
 }

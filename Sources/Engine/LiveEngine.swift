@@ -6,6 +6,7 @@ import ControlSocket
 import Foundation
 import Isolation
 import JackBackend
+import StateStore
 
 /// `iaa run`: the engine in the foreground as one JACK client, until SIGINT or SIGTERM.
 public struct LiveEngine {
@@ -26,6 +27,13 @@ public struct LiveEngine {
         public var watchLibraries = false
         /// `--isolation`: where apps run when the graph does not say (docs/isolation.md).
         public var isolation: IsolationChoice = .auto
+        /// Keep every acknowledged change, and resume what was kept (docs/state.md); `--no-state`
+        /// turns it off.
+        public var keepState = true
+        /// `--fresh`: start from the graph file, replacing what was kept.
+        public var fresh = false
+        /// Where the state is kept; nil means `$XDG_STATE_HOME/iaa`.
+        public var stateFolder: String?
 
         public init(graphPath: String, serverName: String? = nil, clientName: String? = nil, socketPath: String? = nil) {
             self.graphPath = graphPath
@@ -57,15 +65,28 @@ public struct LiveEngine {
             guard let loaded = GraphLoading.loadGrants(path) else { return 1 }
             grants = loaded
         }
-        let loaded = GraphLoading.load(options.graphPath, grants: grants)
-        if !loaded.diagnostics.isEmpty { StandardError.write(GraphLoading.report(loaded), level: .error) }
-        guard let graph = loaded.graph, let description = loaded.description else { return 1 }
+        let fileText = (try? String(contentsOfFile: options.graphPath, encoding: .utf8)) ?? ""
+        let file = GraphLoading.load(options.graphPath, grants: grants)
+        if !file.diagnostics.isEmpty { StandardError.write(GraphLoading.report(file), level: .error) }
+        guard let fileDescription = file.description, file.graph != nil else { return 1 }
 
         let environmentServer = ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
         let serverName = options.serverName ?? environmentServer
         // -n, the graph's jack.client, IAA_CLIENT (or the configuration file's client), then "iaa".
         let environmentClient = ProcessInfo.processInfo.environment["IAA_CLIENT"].flatMap { $0.isEmpty ? nil : $0 }
-        let clientName = options.clientName ?? description.jack.client ?? environmentClient ?? description.jackClientName
+        let clientName = options.clientName ?? fileDescription.jack.client ?? environmentClient ?? fileDescription.jackClientName
+
+        // What was kept for this client, resumed when the file is the one it grew from.
+        var keeping: Keeping?
+        var loaded = file, held: [[String]] = []
+        if options.keepState {
+            let opened = StateKeeper.open(folder: options.stateFolder ?? StateKeeper.defaultFolder(), client: clientName, fresh: options.fresh)
+            let chosen = KeptStart.choose(opened, path: options.graphPath, fileText: fileText, file: file, grants: grants)
+            (loaded, held) = (chosen.loaded, chosen.held)
+            for line in chosen.start.report { StandardError.write("iaa: \(line)", level: chosen.start.discarded.isEmpty ? .info : .warning) }
+            keeping = Keeping(keeper: opened.keeper, source: options.graphPath, sourceText: fileText, start: chosen.start)
+        }
+        guard let graph = loaded.graph, let description = loaded.description else { return 1 }
         var launcher: JackServerLauncher?
         defer { launcher?.stop() }
         let probe = RealtimeProbe.fromEnvironment()
@@ -92,9 +113,12 @@ public struct LiveEngine {
             isolation.settings.realtimePriority = backend.realtimePriority.flatMap { $0 > 1 ? $0 - 1 : nil }
             isolation.settings.placement = CPUPlacement()
             core.isolation = isolation
+            core.keeping = keeping
+            for pair in held { core.ruleBook.hold(pair) }
             core.adopt(backend)
             let startEvents = try core.startUp()
             for warning in try core.goLive(startEvents: startEvents) { StandardError.warning(warning) }
+            core.queue.sync { core.keepingStarted() }
             let path = options.socketPath ?? ControlServer.defaultPath(client: backend.clientName)
             let server = try ControlServer(path: path, queue: core.queue,
                                            diagnostics: { StandardError.write("iaa: control: \($0)", level: .warning) },
@@ -126,7 +150,10 @@ public struct LiveEngine {
             }
             return try? Self.open(clientName, serverName: serverName, probe: probe).get()
         }
-        let current = core.queue.sync { core.backend }
+        let current = core.queue.sync {
+            core.keepingStopped()
+            return core.backend
+        }
         openBackend = current
         StandardError.write("iaa: \(reason); \(current.cycleCount) cycles, \(current.xrunCount) xruns reported by JACK (\(current.ourXrunCount) caused by iaa)")
         if let counts = current.probeCounts {

@@ -22,6 +22,9 @@ struct RuleBook {
     /// Someone removed a rule's pair by hand, or asked for it to be removed.
     mutating func hold(_ pair: [String]) { held.insert(pair) }
 
+    /// `pair` was made again (by hand or by request): a rule stands for it again.
+    mutating func unhold(_ pair: [String]) { held.remove(pair) }
+
     /// The graph is applied again: every rule is made again, removed ones included.
     mutating func releaseAll() { held = [] }
 
@@ -62,24 +65,39 @@ struct RuleBook {
 /// say: which ones it asked for itself (so their notification says `by: iaa`), and every one
 /// there is now, whoever made it (what a restarted server gets back).
 struct ConnectionLedger {
-    private var asked: Set<[String]> = []
+    /// One request of the engine's not yet notified: a pair made, or removed.
+    private struct Request: Hashable {
+        let pair: [String]
+        let connecting: Bool
+    }
+
+    /// Counted: the engine may make, remove and make a pair again before the first notification.
+    private var asked: [Request: Int] = [:]
     private(set) var live: Set<[String]> = []
 
-    /// The engine is about to ask for `pair` (made or removed).
-    mutating func asking(_ pair: [String]) { asked.insert(pair) }
+    /// The engine is about to ask for `pair` to be made (`connecting`) or removed.
+    mutating func asking(_ pair: [String], connecting: Bool) { asked[Request(pair: pair, connecting: connecting), default: 0] += 1 }
 
-    /// The server refused: no notification will come for `pair`.
-    mutating func refused(_ pair: [String]) { asked.remove(pair) }
+    /// The server refused: no notification will come for that request.
+    mutating func refused(_ pair: [String], connecting: Bool) { take(Request(pair: pair, connecting: connecting)) }
 
     /// The server says `pair` was connected or disconnected; true when the engine asked for it.
     mutating func notified(_ pair: [String], connected: Bool) -> Bool {
         if connected { live.insert(pair) } else { live.remove(pair) }
-        return asked.remove(pair) != nil
+        return take(Request(pair: pair, connecting: connected))
     }
 
     /// The connections there were, forgotten: a new server starts with none.
     mutating func takeLive() -> Set<[String]> {
         defer { live = [] }
         return live
+    }
+
+    /// Removes one count of `request`; whether there was one.
+    @discardableResult
+    private mutating func take(_ request: Request) -> Bool {
+        guard let count = asked[request] else { return false }
+        asked[request] = count > 1 ? count - 1 : nil
+        return true
     }
 }

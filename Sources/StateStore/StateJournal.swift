@@ -15,7 +15,8 @@ public struct JournalRecord: Sendable, Equatable {
 /// The changes acknowledged since the snapshot, in an SQLite database in write-ahead-log mode with
 /// `synchronous=FULL`: an append returns once the log is on disk (`fsync`), so a record survives a
 /// crash of the engine and a power cut. SQLite checksums the log's frames, so a record torn by a
-/// power failure is one whose commit never returned.
+/// power failure is one whose commit never returned. The log is folded into the database every
+/// 64 pages and cut back to 256 KiB, so a small state folder holds it.
 final class StateJournal {
     /// The schema version this iaa writes (`PRAGMA user_version`); a higher one is a newer iaa's.
     static let version: Int64 = 1
@@ -36,6 +37,7 @@ final class StateJournal {
         }
         try database.execute("""
             PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;
+            PRAGMA wal_autocheckpoint=64; PRAGMA journal_size_limit=262144;
             CREATE TABLE IF NOT EXISTS journal(seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, body TEXT NOT NULL, written REAL NOT NULL);
             PRAGMA user_version=\(Self.version);
             """)

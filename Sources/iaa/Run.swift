@@ -40,7 +40,20 @@ struct Run: ParsableCommand {
                                valueName: "auto|process|none"))
     var isolation: IsolationChoice = .auto
 
+    @Flag(help: "Start from the graph file, replacing the state kept for this client (docs/state.md).")
+    var fresh = false
+
+    @Flag(help: "Keep nothing: changes last until the engine stops, and nothing kept is resumed.")
+    var noState = false
+
+    @Option(help: ArgumentHelp("Where acknowledged changes are kept (default: $XDG_STATE_HOME/iaa, else ~/.local/state/iaa).",
+                               valueName: "folder"), completion: .directory)
+    var stateFolder: String?
+
     func validate() throws {
+        guard !(fresh && noState) else {
+            throw ValidationError("--fresh replaces the kept state and --no-state keeps none: give one of them")
+        }
         guard deadline.isFinite, deadline >= 0, deadline <= 100 else {
             throw ValidationError("--deadline must be a percentage from 0 to 100 (0 turns the guard off), not \(deadline)")
         }
@@ -53,6 +66,9 @@ struct Run: ParsableCommand {
         options.grantsPath = grants
         options.watchLibraries = watch
         options.isolation = isolation
+        options.keepState = !noState
+        options.fresh = fresh
+        options.stateFolder = stateFolder
         let code = LiveEngine(options: options).run()
         if code != 0 { throw ExitCode(code) }
     }

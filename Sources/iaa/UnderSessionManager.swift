@@ -35,7 +35,10 @@ enum UnderSessionManager {
         let socket = SocketLocation.defaultPath(client: open.clientID)
         let session = Thread { serve(client, graph: graph, socket: socket) }
         session.start()
-        return LiveEngine(options: .init(graphPath: graph, clientName: open.clientID, socketPath: socket)).run()
+        var options = LiveEngine.Options(graphPath: graph, clientName: open.clientID, socketPath: socket)
+        // The session manager keeps the state (its save); a session opened is the one saved.
+        options.keepState = false
+        return LiveEngine(options: options).run()
     }
 
     /// The server's `open`, within 30 s of the announcement.

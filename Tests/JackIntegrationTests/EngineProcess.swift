@@ -6,17 +6,23 @@ final class EngineProcess {
     let process = Process()
     let client: String
     private let stderrFile: URL
+    /// The state folder made for this engine, removed with it.
+    private let stateHome: String?
 
     /// Starts `iaa run GRAPH -n CLIENT` and returns once the engine says it is running (ports,
     /// metadata and connections are in place by then) and JACK lists its ports.
+    /// Each engine keeps its state in a folder of its own (deleted with it), unless `environment`
+    /// names one (`XDG_STATE_HOME`) or `arguments` do (`--state-folder`): no test resumes another's.
     init(graph: String, client: String, binary: String = Repository.debugBinary,
          environment: [String: String] = [:], arguments: [String] = []) throws {
         self.client = client
         stderrFile = FileManager.default.temporaryDirectory.appendingPathComponent("iaa-\(client)-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
+        stateHome = environment["XDG_STATE_HOME"] == nil ? try makeTemporaryDirectory("state") : nil
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["run", graph, "-n", client] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            .merging(stateHome.map { ["XDG_STATE_HOME": $0] } ?? [:]) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: stderrFile)
         try process.run()
@@ -50,6 +56,7 @@ final class EngineProcess {
     deinit {
         if process.isRunning { process.terminate() }
         try? FileManager.default.removeItem(at: stderrFile)
+        if let stateHome { try? FileManager.default.removeItem(atPath: stateHome) }
     }
 }
 

@@ -1,0 +1,223 @@
+import AudioGraph
+import AudioSession
+import ControlSocket
+import StateStore
+
+/// Where the engine keeps what it acknowledges (docs/state.md), and what it found at start.
+struct Keeping {
+    let keeper: StateKeeper
+    /// The graph file the kept state grew from, as given to `iaa run`, and its text then.
+    let source: String
+    let sourceText: String
+    /// What the start made of the kept state, for `status`.
+    var start: KeptStart
+    /// Why the snapshot a change must be kept against is not written: set when the snapshot of
+    /// the graph the engine started with failed; `keep` writes it first, or refuses.
+    var snapshotFailure: String?
+}
+
+/// Kept state, written ahead: a request's changes are worked out without making them, kept, and
+/// only then made (`performRequest`). What changes as a consequence (a session a connection
+/// activated, a connection a session action ended) and what JACK's tools change are kept as
+/// soon as they are seen.
+extension EngineCore {
+    /// Snapshot after this many records: replaying stays short, and the journal small.
+    static let recordsPerSnapshot: Int64 = 256
+
+    /// The durable view of the engine now, to tell what a command changed.
+    struct KeptView {
+        var sessions: [String: KeptSession]
+        var connections: [String: KeptChange]
+    }
+
+    func keptView() -> KeptView {
+        guard keeping != nil else { return KeptView(sessions: [:], connections: [:]) }
+        return KeptView(sessions: Dictionary(uniqueKeysWithValues: sessions.policy.states.map { ($0.id, KeptSession($0)) }),
+                 connections: Dictionary(graph.connections.map { connection in
+                     let (from, to) = Self.names(connection, in: graph)
+                     return ("\(from) \(to)", KeptChange.connect(from: from, to: to, gain: Double(connection.gain)))
+                 }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// What performing `command` will change, worked out without changing anything: a session
+    /// action on a copy of the policy, connections on a copy of the graph. A command that will be
+    /// refused changes nothing.
+    func plannedChanges(_ command: EngineCommand, from view: KeptView) -> [KeptChange] {
+        guard keeping != nil else { return [] }
+        switch command {
+        case .setParameter(let app, let index, let value):
+            guard let appIndex = graph.appIndex(app) else { return [] }
+            let spec = graph.apps[appIndex].type.parameters[index]
+            return [.parameter(app: app, param: spec.name, value: Double(value))]
+        case .connect(let connections):
+            var edited = graph
+            for connection in connections {
+                guard case .success(let next) = edited.connecting(connection, live: sessions.policy) else { return [] }
+                edited = next
+            }
+            return connections.map { connection in
+                let (from, to) = Self.names(connection, in: graph)
+                return .connect(from: from, to: to, gain: Double(connection.gain))
+            }
+        case .disconnect(let connections):
+            return connections.map { connection in
+                let (from, to) = Self.names(connection, in: graph)
+                return .disconnect(from: from, to: to)
+            }
+        case .connectPorts(let pairs):
+            let live = Set(backend.livePorts().flatMap { port in
+                port.connections.map { port.isInput ? [$0, port.name] : [port.name, $0] }
+            })
+            return pairs.filter { !live.contains([$0.source, $0.destination]) }.map(handConnection)
+        case .disconnectPorts(let pairs):
+            return pairs.map(handRemoval)
+        case .session(let action):
+            var trial = sessions.policy
+            guard trial.apply(action, at: now).error == nil else { return [] }
+            return trial.states.compactMap { state in
+                let kept = KeptSession(state)
+                return view.sessions[state.id] == kept ? nil : .session(app: state.id, kept)
+            }
+        case .midi, .transport, .apply:
+            return []
+        }
+    }
+
+    /// Keeps `changes` before they are made: on disk when this returns, or `notDurable` and
+    /// nothing is changed.
+    func keep(_ changes: [KeptChange]) throws {
+        guard let keeping, !changes.isEmpty else { return }
+        do {
+            if keeping.snapshotFailure != nil { try writeSnapshot() }
+            try keeping.keeper.append(changes.map { (kind: $0.kind, body: $0.body) }, at: now)
+        } catch {
+            throw ControlError(.notDurable, "\(error.message); nothing was changed. Free space in, or fix the permissions of, \(keeping.keeper.folder), or run the engine with --no-state")
+        }
+        snapshotWhenDue()
+    }
+
+    /// Keeps what changed without being asked for by a request of ours (a consequence, JACK's
+    /// tools): it happened already, so a failure is a warning.
+    func keepSeen(_ changes: [KeptChange]) {
+        guard keeping != nil, !changes.isEmpty else { return }
+        do {
+            try keep(changes)
+        } catch {
+            StandardError.warning("not kept: \(changes.map(\.kind).joined(separator: ", ")): \((error as? ControlError)?.message ?? "\(error)")")
+        }
+    }
+
+    /// The changes between `view` and now that `planned` did not already keep.
+    func unplannedChanges(since view: KeptView, planned: [KeptChange]) -> [KeptChange] {
+        guard keeping != nil else { return [] }
+        let now = keptView()
+        var changes: [KeptChange] = []
+        for (app, session) in now.sessions where view.sessions[app] != session {
+            changes.append(.session(app: app, session))
+        }
+        for (key, change) in view.connections where now.connections[key] == nil {
+            guard case .connect(let from, let to, _) = change else { continue }
+            changes.append(.disconnect(from: from, to: to))
+        }
+        for (key, change) in now.connections where view.connections[key] != change { changes.append(change) }
+        return changes.filter { !planned.contains($0) }
+    }
+
+    /// A JACK connection to one of our ports changed without our asking (`jack_connect`, a
+    /// patchbay): kept, unless the engine makes it itself (a rule's, a program's route).
+    func keepOutsideConnection(_ source: String, _ destination: String, connected: Bool) {
+        guard keeping != nil else { return }
+        let pair = [source, destination]
+        if connected {
+            guard !enginePairs().contains(pair), programEndPorts().isDisjoint(with: pair) else { return }
+            keepSeen([handConnection(PortPair(source, destination))])
+        } else {
+            keepSeen([handRemoval(PortPair(source, destination))])
+        }
+    }
+
+    /// Undoes what was kept for a command that was then refused (JACK refusing a connection
+    /// after its record was written).
+    func keepUndoing(_ planned: [KeptChange]) {
+        keepSeen(planned.reversed().compactMap { change in
+            switch change {
+            case .jackConnect(let from, let to, let ports): .jackDisconnect(from: from, to: to, ports: ports, rule: false)
+            case .jackDisconnect(let from, let to, let ports, _): .jackConnect(from: from, to: to, ports: ports)
+            default: nil
+            }
+        })
+    }
+
+    /// Writes a snapshot of the running graph, which also empties the journal. `first`: the
+    /// snapshot of the graph the engine starts with, without which no change may be kept.
+    func writeSnapshot(first: Bool = false) throws(StateStoreError) {
+        guard let keeping else { return }
+        do {
+            try keeping.keeper.writeSnapshot(source: keeping.source, sourceText: keeping.sourceText, graph: exportedGraph(),
+                                             held: ruleBook.held.sorted { $0.joined() < $1.joined() })
+            self.keeping?.snapshotFailure = nil
+        } catch {
+            if first || keeping.snapshotFailure != nil { self.keeping?.snapshotFailure = error.message }
+            throw error
+        }
+    }
+
+    /// A snapshot once enough records are kept; a failure leaves the records, which still count.
+    private func snapshotWhenDue() {
+        guard let keeping, keeping.keeper.recordsSinceSnapshot >= Self.recordsPerSnapshot else { return }
+        do { try writeSnapshot() } catch { StandardError.warning("no snapshot written (the journal keeps every change): \(error.message)") }
+    }
+
+    /// The engine runs: the snapshot every later change is kept against is written, and after a
+    /// resume every app with a session hears `mediaServicesWereReset` (docs/state.md, "A restart
+    /// is a reset of media services").
+    func keepingStarted() {
+        checkOnQueue()
+        guard let keeping else { return }
+        do {
+            try writeSnapshot(first: true)
+        } catch {
+            StandardError.warning("changes will be refused until the state can be kept: \(error.message)")
+        }
+        if let why = keeping.keeper.unwritable { StandardError.warning("changes will be refused until the state can be kept: \(why)") }
+        guard keeping.start.outcome == .resumed else { return }
+        publisher.publish(graph.apps.filter { $0.session != nil }.map { SessionEvent(app: $0.id, kind: .mediaServicesWereReset, time: now) })
+    }
+
+    /// The engine stops cleanly: one snapshot holds everything, and the journal is emptied.
+    func keepingStopped() {
+        checkOnQueue()
+        guard keeping != nil else { return }
+        do { try writeSnapshot() } catch { StandardError.warning("no snapshot at exit (the journal keeps every change): \(error.message)") }
+    }
+
+    /// `status`'s `state`: where changes are kept, how many, whether they are refused, and what
+    /// the start made of what was kept.
+    func keptStateJSON() -> ControlJSON {
+        guard let keeping else { return .object([("kept", .bool(false))]) }
+        let keeper = keeping.keeper
+        return .object([
+            ("kept", .bool(true)), ("folder", .string(keeper.folder)), ("lastChange", .number(Double(keeper.lastSeq))),
+            ("sinceSnapshot", .number(Double(keeper.recordsSinceSnapshot))),
+            ("refusing", (keeper.unwritable ?? keeping.snapshotFailure).map(ControlJSON.string) ?? .null),
+            ("start", keeping.start.json),
+        ])
+    }
+
+    /// A pair made: kept in `jack.connections`, and no longer held if a rule's.
+    private func handConnection(_ pair: PortPair) -> KeptChange {
+        .jackConnect(from: fileName(ofPort: pair.source), to: fileName(ofPort: pair.destination), ports: [pair.source, pair.destination])
+    }
+
+    /// A pair removed: a rule's stays removed (held); another is struck from the kept connections.
+    private func handRemoval(_ pair: PortPair) -> KeptChange {
+        .jackDisconnect(from: fileName(ofPort: pair.source), to: fileName(ofPort: pair.destination),
+                        ports: [pair.source, pair.destination], rule: rulePair(pair.source, pair.destination) != nil)
+    }
+
+    /// `app:port` for one of our ports, as a graph file names it; an outside port in full.
+    private func fileName(ofPort name: String) -> String {
+        guard let port = backend.livePorts().first(where: { $0.name == name }) else { return name }
+        return "\(port.appID):\(port.portName)"
+    }
+}

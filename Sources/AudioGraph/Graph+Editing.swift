@@ -52,6 +52,14 @@ extension Graph {
         return .success(with(connections: edited, order: order))
     }
 
+    /// The graph with parameter `index` of app `app` at `value` (range-checked by the caller):
+    /// a plan compiled again for the running graph starts from the values `set` gave it.
+    public func settingParameter(_ index: Int, ofApp app: Int, to value: Float) -> Graph {
+        var graph = self
+        graph.apps[app].parameters[index] = value
+        return graph
+    }
+
     /// `a:out -> b:in`.
     public func describe(_ connection: Connection) -> String {
         let source = apps[connection.from.app], destination = apps[connection.to.app]

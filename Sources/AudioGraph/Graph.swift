@@ -7,7 +7,7 @@ import NodeKit
 public struct Graph: Sendable {
     public let name: String
     /// The apps in file order; `PortAddress.app` indexes this array.
-    public let apps: [App]
+    public internal(set) var apps: [App]
     /// Internal connections between app ports.
     public let connections: [Connection]
     /// Connections between app ports and ports outside the engine (the sound card, other programs).
@@ -76,8 +76,9 @@ public struct App: Sendable {
     public let role: AppRole
     public let type: NodeType
     public let configuration: NodeConfiguration
-    /// Initial value of each of `type.parameters`, in that order, already range-checked.
-    public let parameters: [Float]
+    /// The value of each of `type.parameters`, in that order, already range-checked: the graph
+    /// file's, then what `set` made it (``Graph/settingParameter(_:ofApp:to:)``).
+    public internal(set) var parameters: [Float]
     public let layout: NodeLayout
     /// The app's audio session, or nil for a plain processing node (a gain, a mixer) that the
     /// policy does not manage and that is always audible.

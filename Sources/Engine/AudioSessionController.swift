@@ -45,6 +45,16 @@ public final class AudioSessionController {
         return SessionOutcome(error: outcome.error, events: outcome.events + ended, warnings: outcome.warnings)
     }
 
+    /// `set` changed a parameter of app `app`: the graph (and the one waiting for its plan) holds
+    /// the new value, so a later plan of it starts there.
+    public func parameterSet(_ index: Int, ofApp app: String, to value: Float) {
+        guard let appIndex = graph.appIndex(app) else { return }
+        graph = graph.settingParameter(index, ofApp: appIndex, to: value)
+        if let waiting = graphAwaitingInstall, let waitingIndex = waiting.appIndex(app) {
+            graphAwaitingInstall = waiting.settingParameter(index, ofApp: waitingIndex, to: value)
+        }
+    }
+
     /// Hands over the graph waiting for its plan (see `graphAwaitingInstall`), once.
     public func takeGraphAwaitingInstall() -> Graph? {
         defer { graphAwaitingInstall = nil }

@@ -50,6 +50,7 @@ extension CommandHost {
             controlBackend.setPlaying(playing)
         case .setParameter(let app, let index, let value):
             controlBackend.currentPlan?.slot(for: app)?.setParameter(index, to: value)
+            sessions.parameterSet(index, ofApp: app, to: value)
         case .connect(let connections):
             var edited = sessions.graph
             for connection in connections {

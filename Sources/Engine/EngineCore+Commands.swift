@@ -21,9 +21,10 @@ extension EngineCore: CommandHost {
     /// Installs `graph` after the gain ramp, unless its connections changed meanwhile.
     func installAfterFade(_ graph: Graph, at time: Double) {
         queue.asyncAfter(deadline: .now() + graph.policy.rampSeconds + 0.005) { [self] in
-            // An app admitted or removed meanwhile makes `graph` stale too.
+            // An app admitted or removed meanwhile makes `graph` stale too; a `set` meanwhile is
+            // in the running graph.
             if self.graph.connections == graph.connections, self.graph.apps.map(\.id) == graph.apps.map(\.id) {
-                _ = try? install(graph, sameSessions: true)
+                _ = try? install(self.graph, sameSessions: true)
             }
         }
     }

@@ -14,6 +14,8 @@ struct Keeping {
     /// Why the snapshot a change must be kept against is not written: set when the snapshot of
     /// the graph the engine started with failed; `keep` writes it first, or refuses.
     var snapshotFailure: String?
+    /// Why the last change could not be kept; nil once one is.
+    var lastFailure: String?
 }
 
 /// Kept state, written ahead: a request's changes are worked out without making them, kept, and
@@ -90,7 +92,9 @@ extension EngineCore {
         do {
             if keeping.snapshotFailure != nil { try writeSnapshot() }
             try keeping.keeper.append(changes.map { (kind: $0.kind, body: $0.body) }, at: now)
+            self.keeping?.lastFailure = nil
         } catch {
+            self.keeping?.lastFailure = error.message
             throw ControlError(.notDurable, "\(error.message); nothing was changed. Free space in, or fix the permissions of, \(keeping.keeper.folder), or run the engine with --no-state")
         }
         snapshotWhenDue()
@@ -156,8 +160,10 @@ extension EngineCore {
             try keeping.keeper.writeSnapshot(source: keeping.source, sourceText: keeping.sourceText, graph: exportedGraph(),
                                              held: ruleBook.held.sorted { $0.joined() < $1.joined() })
             self.keeping?.snapshotFailure = nil
+            self.keeping?.lastFailure = nil
         } catch {
             if first || keeping.snapshotFailure != nil { self.keeping?.snapshotFailure = error.message }
+            self.keeping?.lastFailure = error.message
             throw error
         }
     }
@@ -199,7 +205,7 @@ extension EngineCore {
         return .object([
             ("kept", .bool(true)), ("folder", .string(keeper.folder)), ("lastChange", .number(Double(keeper.lastSeq))),
             ("sinceSnapshot", .number(Double(keeper.recordsSinceSnapshot))),
-            ("refusing", (keeper.unwritable ?? keeping.snapshotFailure).map(ControlJSON.string) ?? .null),
+            ("refusing", (keeper.unwritable ?? keeping.snapshotFailure ?? keeping.lastFailure).map(ControlJSON.string) ?? .null),
             ("start", keeping.start.json),
         ])
     }

@@ -3,6 +3,7 @@ import ControlSocket
 import Foundation
 import GraphFormat
 import Testing
+import TestKit
 
 /// The live engine's logic on an in-memory server: connection rules, program apps and their
 /// identity, admission, a server that dies and comes back, and the replies, in process and
@@ -10,6 +11,24 @@ import Testing
 /// the sound card) stays in the JACK integration tests.
 @Suite("The live core on an in-memory server")
 struct LiveCoreTests {
+    @Test("a value set stays when a connection makes a new plan of the graph (it used to go back to the file's)")
+    func setValueOutlivesReplans() throws {
+        let live = try LiveCore("""
+            { "format": "iaa-graph/1", "name": "set", "apps": [ { "id": "tone", "plugin": "builtin:oscillator" },
+              { "id": "mix", "plugin": "builtin:mixer", "params": { "inputs": 2 } } ],
+              "connections": [ { "from": "tone:out", "to": "mix:in_1" } ] }
+            """)
+        _ = try live.result("set", ["app": "tone", "param": "frequency", "value": 300])
+        _ = try live.result("connect", ["from": "tone:out", "to": "mix:in_2"])
+        _ = try live.result("disconnect", ["from": "tone:out", "to": "mix:in_2"])
+        // The disconnection's plan goes in after the fade.
+        let plan = live.core.queue.sync { live.core.backend.currentPlan.map(ObjectIdentifier.init) }
+        #expect(waitUntil(seconds: 2) { live.core.queue.sync { live.core.backend.currentPlan.map(ObjectIdentifier.init) } != plan })
+        let frequency = try live.result("get", ["app": "tone", "param": "frequency"])["parameters"]?.arrayValue?.first?["value"]
+        #expect(frequency?.doubleValue == 300)
+        #expect(live.core.queue.sync { live.core.graph.apps[0].parameters[0] } == 300)
+    }
+
     @Test("a rule waits for its program, is made when it starts, stays removed when unplugged, and is made again when the program restarts")
     func rules() throws {
         let live = try LiveCore("""

@@ -54,17 +54,27 @@ struct RuleBookTests {
     @Test("the ledger tells the engine's connections from others', and hands over every live one once")
     func ledger() {
         var ledger = ConnectionLedger()
-        ledger.asking(pair)
+        ledger.asking(pair, connecting: true)
         var ours = ledger.notified(pair, connected: true)
         #expect(ours)
         ours = ledger.notified(other, connected: true)
         #expect(!ours)
-        ledger.asking(other)
-        ledger.refused(other)
+        ledger.asking(other, connecting: false)
+        ledger.refused(other, connecting: false)
         ours = ledger.notified(other, connected: false)
         #expect(!ours)
         #expect(ledger.live == [pair])
         let taken = ledger.takeLive()
         #expect(taken == [pair] && ledger.live.isEmpty)
+    }
+
+    @Test("made, removed and made again before the first notification: all three are the engine's, and a fourth is not")
+    func ledgerCountsEachRequest() {
+        var ledger = ConnectionLedger()
+        ledger.asking(pair, connecting: true)
+        ledger.asking(pair, connecting: false)
+        ledger.asking(pair, connecting: true)
+        let notifications = [true, false, true, false].map { ledger.notified(pair, connected: $0) }
+        #expect(notifications == [true, true, true, false])
     }
 }

@@ -92,6 +92,27 @@ extension JackIntegration {
             #expect(second.stderr.contains(#"{"app":"music","name":"mediaServicesWereReset"}"#), "\(second.stderr)")
         }
 
+        /// docs/state.md, "A restart is a reset of media services".
+        @Test("an interruption does not survive a restart: the apps it interrupted come back inactive, hear mediaServicesWereReset, and its end resumes nothing")
+        func interruptionEndsWithTheEngine() throws {
+            let place = try Place(client: "t-kept-int")
+            let first = try place.start()
+            _ = try place.result("interrupt", ["type": "begin", "reason": "call"])
+            let interrupted = try place.result("session.get", ["app": "music"])["session"]
+            #expect(interrupted?["interrupted"]?.boolValue == true && interrupted?["active"]?.boolValue == false)
+            try place.kill(first)
+
+            let second = try place.start()
+            defer { second.stop() }
+            let music = try place.result("session.get", ["app": "music"])["session"]
+            #expect(music?["active"]?.boolValue == false, "\(music?.text ?? "")")
+            #expect(music?["interrupted"]?.boolValue == false, "\(music?.text ?? "")")
+            #expect(try place.result("status")["interruption"]?.boolValue == false)
+            #expect(second.stderr.contains(#"{"app":"music","name":"mediaServicesWereReset"}"#), "\(second.stderr)")
+            _ = try place.result("interrupt", ["type": "end", "reason": "call"])
+            #expect(try place.result("session.get", ["app": "music"])["session"]?["active"]?.boolValue == false)
+        }
+
         @Test("an applied graph is back after kill -9; an edited graph file wins, saying what the kept state had")
         func applyThenEditedFile() throws {
             let place = try Place(client: "t-kept-apply")

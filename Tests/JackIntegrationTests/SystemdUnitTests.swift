@@ -5,12 +5,12 @@ import TestKit
 
 extension JackIntegration {
     /// contrib/systemd/iaa@.service runs what it says: its ExecStart, with the specifiers systemd
-    /// would fill in for a user, starts the engine on the session's server, and SIGTERM (systemd's
-    /// stop) ends it cleanly.
+    /// would fill in for a user, starts the engine on the session's server, started again after a
+    /// kill it resumes what it acknowledged, and SIGTERM (systemd's stop) ends it cleanly.
     @Suite("The systemd user unit", .serialized,
            .enabled(if: JackHarness.server != nil, "needs the private JACK server that tools/test starts"))
     struct SystemdUnitTests {
-        @Test("iaa@demo's ExecStart runs ~/.config/iaa/demo.json with the user's configuration and stops cleanly on SIGTERM")
+        @Test("iaa@demo's ExecStart runs ~/.config/iaa/demo.json with the user's configuration, comes back as it was after kill -9, and stops cleanly on SIGTERM")
         func unitRunsTheGraph() throws {
             let unit = try String(contentsOfFile: Repository.path("contrib/systemd/iaa@.service"), encoding: .utf8)
             let lines = unit.split(separator: "\n").map(String.init)
@@ -42,31 +42,49 @@ extension JackIntegration {
             environment["JACK_DEFAULT_SERVER"] = JackHarness.server
             environment["HOME"] = home.path
             // A service's environment: what the test's own might add is not there.
-            for name in ["XDG_CONFIG_HOME", "IAA_CONFIG", "IAA_CLIENT", "IAA_LOG_LEVEL", "IAA_PLUGIN_PATH"] { environment[name] = nil }
+            for name in ["XDG_CONFIG_HOME", "XDG_STATE_HOME", "IAA_CONFIG", "IAA_CLIENT", "IAA_LOG_LEVEL", "IAA_PLUGIN_PATH"] {
+                environment[name] = nil
+            }
             environment["XDG_RUNTIME_DIR"] = home.path
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: words[0])
-            process.arguments = Array(words.dropFirst())
-            process.environment = environment
             let log = home.appendingPathComponent("journal")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            process.standardError = try FileHandle(forWritingTo: log)
-            process.standardOutput = process.standardError
-            try process.run()
-            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
-            var running = false
-            for _ in 0..<100 where !running {
-                usleep(100_000)
-                running = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("iaa: running 'demo' as JACK client 't-unit'")
+            /// The unit's ExecStart, as systemd starts it (again, after a failure: `Restart=on-failure`).
+            func start() throws -> Process {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: words[0])
+                process.arguments = Array(words.dropFirst())
+                process.environment = environment
+                try FileHandle(forWritingTo: log).truncate(atOffset: 0)
+                process.standardError = try FileHandle(forWritingTo: log)
+                process.standardOutput = process.standardError
+                try process.run()
+                let running = try waitUntil(seconds: 10) {
+                    let said = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("iaa: running 'demo' as JACK client 't-unit'")
+                    return try said && jackPorts().contains("t-unit:mix.out")
+                }
+                #expect(running, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+                return process
             }
-            #expect(running, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
-            #expect(try jackPorts().contains("t-unit:mix.out"))
-            let status = try ControlClient(path: home.appendingPathComponent("iaa/t-unit.sock").path).call("status", params: [:])
+            let client = { try ControlClient(path: home.appendingPathComponent("iaa/t-unit.sock").path) }
+            let first = try start()
+            defer { if first.isRunning { kill(first.processIdentifier, SIGKILL); first.waitUntilExit() } }
+            let status = try client().call("status", params: [:])
             #expect((try? status.get())?["jack"]?["client"]?.stringValue == "t-unit")
             #expect(((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("iaa: request status {}: ok"))
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+            // Killed (the OOM killer, say) and restarted by systemd: what it acknowledged is back,
+            // kept in the user's ~/.local/state/iaa (docs/state.md).
+            _ = try client().call("set", params: ["app": "tone", "param": "frequency", "value": 300]).get()
+            kill(first.processIdentifier, SIGKILL)
+            first.waitUntilExit()
+            #expect(try waitUntil(seconds: 5) { try !jackPorts().contains { $0.hasPrefix("t-unit:") } })
+            #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/state/iaa/t-unit.snapshot.json").path))
+            let second = try start()
+            defer { if second.isRunning { kill(second.processIdentifier, SIGKILL); second.waitUntilExit() } }
+            let frequency = try client().call("get", params: ["app": "tone", "param": "frequency"]).get()
+            #expect(frequency["parameters"]?.arrayValue?.first?["value"]?.doubleValue == 300)
+            kill(second.processIdentifier, SIGTERM)
+            second.waitUntilExit()
+            #expect(second.terminationStatus == 0)
             #expect(!(try jackPorts()).contains { $0.hasPrefix("t-unit:") })
         }
     }

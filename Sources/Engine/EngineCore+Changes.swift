@@ -78,7 +78,7 @@ extension EngineCore {
                     _ = try? perform(.apply(AppliedGraph(graph, file: file, text: before)), at: now)
                     replaceDescription(oldDescription)
                 }
-                throw ControlError(.notDurable, "\(error.message); the graph was not applied. Free space in, or fix the permissions of, \(keeping?.keeper.folder ?? "the state folder"), or run the engine with --no-state")
+                throw notDurable(error.message, "the graph was not applied")
             }
         }
         return .result(ApplyReply(applied: true, diff: outcome.diff?.message ?? ApplyReply.Diff(), warnings: outcome.warnings).json)
@@ -89,7 +89,7 @@ extension EngineCore {
     private func keptBeforeApplying() throws -> String? {
         guard let keeping else { return nil }
         if let why = keeping.keeper.unwritable ?? keeping.snapshotFailure {
-            throw ControlError(.notDurable, "\(why); the graph was not applied. Free space in, or fix the permissions of, \(keeping.keeper.folder), or run the engine with --no-state")
+            throw notDurable(why, "the graph was not applied")
         }
         return exportedGraph()
     }

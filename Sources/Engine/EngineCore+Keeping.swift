@@ -95,9 +95,15 @@ extension EngineCore {
             self.keeping?.lastFailure = nil
         } catch {
             self.keeping?.lastFailure = error.message
-            throw ControlError(.notDurable, "\(error.message); nothing was changed. Free space in, or fix the permissions of, \(keeping.keeper.folder), or run the engine with --no-state")
+            throw notDurable(error.message, "nothing was changed")
         }
         snapshotWhenDue()
+    }
+
+    /// The refusal of a change that could not be kept: why, what became of the change, and what
+    /// to do about it.
+    func notDurable(_ why: String, _ outcome: String) -> ControlError {
+        ControlError(.notDurable, "\(why); \(outcome). Free space in, or fix the permissions of, \(keeping?.keeper.folder ?? "the state folder"), or run the engine with --no-state")
     }
 
     /// Keeps what changed without being asked for by a request of ours (a consequence, JACK's
@@ -182,10 +188,10 @@ extension EngineCore {
         guard let keeping else { return }
         do {
             try writeSnapshot(first: true)
+            if let why = keeping.keeper.unwritable { StandardError.warning("changes will be refused until the state can be kept: \(why)") }
         } catch {
             StandardError.warning("changes will be refused until the state can be kept: \(error.message)")
         }
-        if let why = keeping.keeper.unwritable { StandardError.warning("changes will be refused until the state can be kept: \(why)") }
         guard keeping.start.outcome == .resumed else { return }
         publisher.publish(graph.apps.filter { $0.session != nil }.map { SessionEvent(app: $0.id, kind: .mediaServicesWereReset, time: now) })
     }

@@ -77,7 +77,7 @@ struct KeptStart {
         var lines = discarded.map { "kept state: discarded: \($0)" }
         switch outcome {
         case .none: break
-        case .resumed: lines.append("kept state: resumed, with \(replayed) changes after the snapshot")
+        case .resumed: lines.append("kept state: resumed, with \(replayed) \(replayed == 1 ? "change" : "changes") after the snapshot")
         case .fileChanged:
             lines.append("kept state: the graph file changed since the state was kept, so the file runs"
                          + (dropped.isEmpty ? "" : "; dropped: " + dropped.joined(separator: "; ")))

@@ -1,6 +1,9 @@
 import ControlSocket
 @testable import Engine
 import Foundation
+import GraphFormat
+import StateStore
+import TestKit
 import Testing
 
 /// The journal's records and their replay onto the snapshot's graph file (docs/state.md): each
@@ -70,5 +73,49 @@ struct KeptGraphTests {
         kept.apply(.parameter(app: "gone", param: "frequency", value: 1))
         kept.apply(.session(app: "mix", Self.session))
         #expect(kept.text == before)
+    }
+}
+
+/// What a start makes of what was kept (``KeptStart``): the journal replayed when the graph file
+/// is the one the state grew from, the file when it changed, and a record it cannot read ending
+/// the replay there, said.
+@Suite("The start of an engine with kept state")
+struct KeptStartTests {
+    static let file = """
+        {"format":"iaa-graph/1","name":"g","apps":[{"id":"tone","role":"app","plugin":"builtin:oscillator","params":{"frequency":440}}]}
+        """
+
+    /// A folder holding a snapshot of `file` and `records` after it, opened again.
+    private func opened(_ records: [(kind: String, body: String)], in folder: TemporaryDirectory) throws -> StateKeeper.Opened {
+        let first = StateKeeper.open(folder: folder.path, client: "iaa", fresh: false)
+        try first.keeper.writeSnapshot(source: "g.json", sourceText: Self.file, graph: Self.file, held: [])
+        for record in records { try first.keeper.append([record], at: 0) }
+        return StateKeeper.open(folder: folder.path, client: "iaa", fresh: false)
+    }
+
+    private func frequency(_ loaded: GraphLoadResult) -> Float? { loaded.graph?.apps.first?.parameters.first }
+
+    @Test("the same file: the journal is replayed; an unreadable record ends the replay, and says how many it drops")
+    func resumesUpToWhatItCanRead() throws {
+        let folder = try TemporaryDirectory("kept-start")
+        let set = { (value: Int) in (kind: "parameter", body: #"{"app":"tone","param":"frequency","value":\#(value)}"#) }
+        let opened = try opened([set(300), set(310), (kind: "teleport", body: "{}"), set(320), set(330)], in: folder)
+        let file = GraphFile.load(text: Self.file, file: "g.json", registry: GraphLoading.registry)
+        let chosen = KeptStart.choose(opened, path: "g.json", fileText: Self.file, file: file, grants: nil)
+        #expect(chosen.start.outcome == .resumed && chosen.start.replayed == 2)
+        #expect(frequency(chosen.loaded) == 310)
+        #expect(chosen.start.discarded == ["journal record 3 (teleport) cannot be read by this iaa; it and the 2 after it are discarded"])
+    }
+
+    @Test("an edited file wins, and what the kept state had is named")
+    func editedFileWins() throws {
+        let folder = try TemporaryDirectory("kept-start")
+        let opened = try opened([(kind: "parameter", body: #"{"app":"tone","param":"frequency","value":300}"#)], in: folder)
+        let edited = Self.file.replacingOccurrences(of: "\"name\":\"g\"", with: "\"name\":\"h\"")
+        let file = GraphFile.load(text: edited, file: "g.json", registry: GraphLoading.registry)
+        let chosen = KeptStart.choose(opened, path: "g.json", fileText: edited, file: file, grants: nil)
+        #expect(chosen.start.outcome == .fileChanged && chosen.start.replayed == 0)
+        #expect(frequency(chosen.loaded) == 440)
+        #expect(chosen.start.dropped == ["the parameters, session or configuration of tone"])
     }
 }

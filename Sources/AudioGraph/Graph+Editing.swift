@@ -30,6 +30,18 @@ extension Graph {
         return .success(graph)
     }
 
+    /// The graph with every one of `connections` added in turn; the first refusal is the error.
+    public func connecting(_ connections: [Connection], live: SessionPolicy? = nil) -> Result<Graph, GraphEditError> {
+        var edited = self
+        for connection in connections {
+            switch edited.connecting(connection, live: live) {
+            case .success(let next): edited = next
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(edited)
+    }
+
     /// The graph without the given connections (each matched by its ends).
     public func removing(_ removed: [Connection]) -> Graph {
         let edited = connections.filter { connection in !removed.contains { $0.from == connection.from && $0.to == connection.to } }
@@ -58,6 +70,19 @@ extension Graph {
         var graph = self
         graph.apps[app].parameters[index] = value
         return graph
+    }
+
+    /// The graph without every one of `connections` (`from → to`, in turn); the first that is not
+    /// connected is the error.
+    public func disconnecting(_ connections: [Connection]) -> Result<Graph, GraphEditError> {
+        var edited = self
+        for connection in connections {
+            switch edited.disconnecting(from: connection.from, to: connection.to) {
+            case .success(let next): edited = next
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(edited)
     }
 
     /// `a:out -> b:in`.

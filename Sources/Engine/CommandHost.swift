@@ -52,23 +52,19 @@ extension CommandHost {
             controlBackend.currentPlan?.slot(for: app)?.setParameter(index, to: value)
             sessions.parameterSet(index, ofApp: app, to: value)
         case .connect(let connections):
-            var edited = sessions.graph
-            for connection in connections {
-                switch edited.connecting(connection, live: sessions.policy) {
-                case .success(let next): edited = next
-                case .failure(let error): return .refused(.connect(error))
-                }
+            let edited: Graph
+            switch sessions.graph.connecting(connections, live: sessions.policy) {
+            case .success(let next): edited = next
+            case .failure(let error): return .refused(.connect(error))
             }
             let events = try install(edited, sameSessions: true, at: time)
             installAwaitingGraph(at: time)
             return CommandOutcome(events: events)
         case .disconnect(let connections):
-            var edited = sessions.graph
-            for connection in connections {
-                switch edited.disconnecting(from: connection.from, to: connection.to) {
-                case .success(let next): edited = next
-                case .failure(let error): return .refused(.disconnect(error))
-                }
+            let edited: Graph
+            switch sessions.graph.disconnecting(connections) {
+            case .success(let next): edited = next
+            case .failure(let error): return .refused(.disconnect(error))
             }
             // A node losing its last host fades out first; the plan without the connection follows.
             let events = sessions.graphChanged(to: edited, at: time)

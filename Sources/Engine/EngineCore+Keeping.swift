@@ -52,16 +52,13 @@ extension EngineCore {
             let spec = graph.apps[appIndex].type.parameters[index]
             return [.parameter(app: app, param: spec.name, value: Double(value))]
         case .connect(let connections):
-            var edited = graph
-            for connection in connections {
-                guard case .success(let next) = edited.connecting(connection, live: sessions.policy) else { return [] }
-                edited = next
-            }
+            guard case .success = graph.connecting(connections, live: sessions.policy) else { return [] }
             return connections.map { connection in
                 let (from, to) = Self.names(connection, in: graph)
                 return .connect(from: from, to: to, gain: Double(connection.gain))
             }
         case .disconnect(let connections):
+            guard case .success = graph.disconnecting(connections) else { return [] }
             return connections.map { connection in
                 let (from, to) = Self.names(connection, in: graph)
                 return .disconnect(from: from, to: to)

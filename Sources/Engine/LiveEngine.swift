@@ -65,8 +65,10 @@ public struct LiveEngine {
             guard let loaded = GraphLoading.loadGrants(path) else { return 1 }
             grants = loaded
         }
+        // Read once: its text is also what the kept state is compared with (docs/state.md).
         let fileText = (try? String(contentsOfFile: options.graphPath, encoding: .utf8)) ?? ""
-        let file = GraphLoading.load(options.graphPath, grants: grants)
+        let file = fileText.isEmpty ? GraphLoading.load(options.graphPath, grants: grants)
+            : GraphFile.load(text: fileText, file: options.graphPath, registry: GraphLoading.registry, grants: grants)
         if !file.diagnostics.isEmpty { StandardError.write(GraphLoading.report(file), level: .error) }
         guard let fileDescription = file.description, file.graph != nil else { return 1 }
 

@@ -23,13 +23,9 @@ public struct LibraryDescription: Sendable {
     /// making one in this process (an app the graph runs with `"isolation": "none"`) loads the
     /// library here only then, and only if it still offers what was described.
     public func nodeType(_ descriptor: PluginNodeDescription, id: String) -> NodeType {
-        let layout = descriptor.layout
-        return NodeType(id: id, displayName: descriptor.name, summary: descriptor.summary,
-                        parameters: descriptor.parameters, component: descriptor.component,
-                        requestedEntitlements: descriptor.requestedEntitlements,
-                        code: NodeCode(library: path, identity: identity.description),
-                        layout: { _ in layout },
-                        make: { [path] _ in try Self.makeInProcess(path: path, described: descriptor, plugin: id) })
+        descriptor.nodeType(id: id, code: NodeCode(library: path, identity: identity.description)) { [path] _ in
+            try Self.makeInProcess(path: path, described: descriptor, plugin: id)
+        }
     }
 
     /// The node made in this process from the library as it is now, refused when that build

@@ -62,3 +62,26 @@ public struct PluginDescriptor: @unchecked Sendable {
                                 raw: raw, fields: descriptor)
     }
 }
+
+/// What a plugin library says of one of its node types, read from its C descriptor here or from
+/// the describe child's answer (``PluginNodeDescription``): enough to make the ``NodeType``.
+protocol DescribedPluginNode {
+    var name: String { get }
+    var summary: String { get }
+    var component: ComponentDescription { get }
+    var layout: NodeLayout { get }
+    var parameters: [ParameterSpec] { get }
+    var requestedEntitlements: [String] { get }
+}
+
+extension PluginDescriptor: DescribedPluginNode {}
+extension PluginNodeDescription: DescribedPluginNode {}
+
+extension DescribedPluginNode {
+    /// The node type, named `id` in graphs, of the library `code` names; `make` makes its nodes.
+    func nodeType(id: String, code: NodeCode, make: @escaping @Sendable (NodeConfiguration) throws -> any AudioNode) -> NodeType {
+        let layout = layout
+        return NodeType(id: id, displayName: name, summary: summary, parameters: parameters, component: component,
+                        requestedEntitlements: requestedEntitlements, code: code, layout: { _ in layout }, make: make)
+    }
+}

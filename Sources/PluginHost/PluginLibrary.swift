@@ -103,13 +103,9 @@ public final class PluginLibrary: @unchecked Sendable {
     /// A node type for the descriptor `descriptor`, named `id` in graphs (the graph's `plugin`
     /// value). The type and every node it makes hold this library.
     public func nodeType(_ descriptor: PluginDescriptor, id: String) -> NodeType {
-        let layout = descriptor.layout
-        return NodeType(id: id, displayName: descriptor.name, summary: descriptor.summary,
-                        parameters: descriptor.parameters, component: descriptor.component,
-                        requestedEntitlements: descriptor.requestedEntitlements,
-                        code: NodeCode(library: path, identity: identity.description),
-                        layout: { _ in layout },
-                        make: { _ in try PluginNode(library: self, descriptor: descriptor, plugin: id) })
+        descriptor.nodeType(id: id, code: NodeCode(library: path, identity: identity.description)) { _ in
+            try PluginNode(library: self, descriptor: descriptor, plugin: id)
+        }
     }
 
     /// The plugin ABI versions this engine loads, oldest first; the last is the header's

@@ -57,11 +57,6 @@ final class StateJournal {
         }
     }
 
-    /// How many records the journal holds.
-    func count() throws(StateStoreError) -> Int {
-        Int(try database.rows("SELECT count(*) FROM journal").first?.first?.integer ?? 0)
-    }
-
     /// Appends `entries` in one transaction; returns once they are on disk, with the last one's
     /// number. On failure nothing was appended.
     @discardableResult

@@ -9,7 +9,7 @@ public final class StateKeeper {
     public let client: String
     private var journal: StateJournal?
     /// The last record the snapshot on disk includes; nil while there is no snapshot.
-    public private(set) var snapshotSeq: Int64?
+    private(set) var snapshotSeq: Int64?
     /// Why changes cannot be kept now; nil while they can.
     public private(set) var unwritable: String?
 

@@ -28,7 +28,7 @@ public final class CompensationLine {
         state = .allocate(capacity: 1)
         let start = aligned ? delay : 0
         state.initialize(to: CompensationState(ring: ring, mask: capacity - 1, write: 0, current: start, previous: start,
-                                               fadeRemaining: 0))
+                                               fadeRemaining: 0, silentRun: capacity, audible: false))
     }
 
     deinit {
@@ -55,36 +55,63 @@ struct CompensationState {
     var current: Int
     var previous: Int
     var fadeRemaining: Int
+    /// Frames of silence written since the last signal: once it covers every delay the line
+    /// may read, a cycle without a source is skipped, as its ring would only give silence back.
+    var silentRun: Int
+    /// Whether the last cycle wrote `output`; false when it was skipped.
+    var audible: Bool
 }
 
-/// One delayed connection in a plan: the source's output buffer, the line, the delay this plan
-/// wants and the buffer the delayed signal is written to (which the input's mix reads instead
-/// of the source's). `BitwiseCopyable`: no reference on the audio path.
+/// One compensation delay in a plan: a delayed connection (the source's output buffer) or the
+/// outside signal entering an app input (the backend's buffer for that port this cycle), the
+/// line, the delay this plan wants and the buffer the delayed signal is written to (which the
+/// input's mix reads instead of the source's). `BitwiseCopyable`: no reference on the audio path.
 struct DelayStep: BitwiseCopyable {
     let state: UnsafeMutablePointer<CompensationState>
+    /// A connection's source; unused for an outside signal.
     let source: UnsafePointer<Float>
     let output: UnsafeMutablePointer<Float>
     let delay: Int
+    /// For an outside signal: its index in the plan's `externalInputs`; -1 for a connection.
+    let externalIndex: Int32
 
     /// Frames over which a change of delay fades from the old tap to the new one (~10 ms at 48 kHz).
     static let fadeFrames = 512
 
-    /// Writes this cycle's source into the ring and the delayed signal into `output`.
+    /// Writes this cycle's `source` (nil: silence) into the ring and the delayed signal into
+    /// `output`, unless the line holds only silence and no source comes, which leaves `output`
+    /// as it was and the line not `audible`.
     /// - Realtime: safe.
     @inline(__always)
-    func run(frames: Int) {
+    func run(_ source: UnsafePointer<Float>?, frames: Int) {
         let line = state
         let ring = line.pointee.ring, mask = line.pointee.mask
         let write = line.pointee.write
+        if let source {
+            line.pointee.silentRun = 0
+            let first = min(frames, mask + 1 - write)
+            (ring + write).update(from: source, count: first)
+            if first < frames { ring.update(from: source + first, count: frames - first) }
+        } else {
+            let reach = max(delay, line.pointee.current, line.pointee.previous)
+            if line.pointee.silentRun >= reach && line.pointee.fadeRemaining == 0 {
+                // Every tap reads silence: a new delay needs no fade.
+                line.pointee.current = delay
+                line.pointee.audible = false
+                return
+            }
+            let first = min(frames, mask + 1 - write)
+            (ring + write).update(repeating: 0, count: first)
+            if first < frames { ring.update(repeating: 0, count: frames - first) }
+            line.pointee.silentRun = min(line.pointee.silentRun + frames, mask + 1)
+        }
+        line.pointee.audible = true
         // The new delay arrives with the plan; an earlier fade finishes first.
         if delay != line.pointee.current && line.pointee.fadeRemaining == 0 {
             line.pointee.previous = line.pointee.current
             line.pointee.current = delay
             line.pointee.fadeRemaining = Self.fadeFrames
         }
-        let first = min(frames, mask + 1 - write)
-        (ring + write).update(from: source, count: first)
-        if first < frames { ring.update(from: source + first, count: frames - first) }
         let current = line.pointee.current
         let fading = line.pointee.fadeRemaining
         if fading == 0 {
@@ -107,6 +134,23 @@ struct DelayStep: BitwiseCopyable {
     }
 }
 
+/// The compensation lines of one plan: per connection, and per app input for the outside
+/// signal entering it (``GraphLatency/outsideDelay(_:)``); nil where nothing is delayed.
+public struct CompensationLineSet {
+    /// By connection, in graph order.
+    public var connections: [CompensationLine?]
+    /// By app input, every app's inputs in app order (as ``PlanCompiler`` numbers them).
+    public var outside: [CompensationLine?]
+
+    /// No compensation anywhere.
+    public static func none(_ graph: Graph) -> CompensationLineSet {
+        CompensationLineSet(connections: Array(repeating: nil, count: graph.connections.count),
+                            outside: Array(repeating: nil, count: graph.apps.reduce(0) { $0 + $1.layout.inputs.count }))
+    }
+
+    var all: [CompensationLine] { connections.compactMap { $0 } + outside.compactMap { $0 } }
+}
+
 /// The compensation lines of the plans one builder makes, by connection, so that the next plan
 /// keeps the lines (and the audio in them) of the connections it keeps. Control side.
 public final class CompensationLines {
@@ -114,16 +158,14 @@ public final class CompensationLines {
 
     public init() {}
 
-    /// The lines for `graph`'s delayed connections (nil for one that never had a delay), taking over the
-    /// lines of connections the last plan had; lines of connections gone are let go (a plan
-    /// still running keeps its own).
-    public func lines(for graph: Graph, latency: GraphLatency, maximumFrames: Int, aligned: Bool) -> [CompensationLine?] {
+    /// The lines for `graph`'s delayed connections and outside signals (nil for one that never
+    /// had a delay), taking over the lines the last plan had for the same connection or input;
+    /// lines gone are let go (a plan still running keeps its own).
+    public func lines(for graph: Graph, latency: GraphLatency, maximumFrames: Int, aligned: Bool) -> CompensationLineSet {
         var next: [String: CompensationLine] = [:]
-        let result: [CompensationLine?] = graph.connections.indices.map { index in
-            let delay = latency.delay[index]
-            let key = Self.key(graph, graph.connections[index])
-            // A connection that needs no delay has no line, unless it had one: that line fades
-            // to 0 and stays, so the path does not jump back by its old delay.
+        // A path that needs no delay has no line, unless it had one: that line fades to 0 and
+        // stays, so the path does not jump back by its old delay.
+        func line(_ key: String, delay: Int) -> CompensationLine? {
             guard delay > 0 || lines[key] != nil else { return nil }
             let line: CompensationLine
             if let kept = lines[key], kept.take(delay, maximumFrames: maximumFrames) {
@@ -134,14 +176,31 @@ public final class CompensationLines {
             next[key] = line
             return line
         }
+        var set = CompensationLineSet.none(graph)
+        for index in graph.connections.indices {
+            let connection = graph.connections[index]
+            let from = graph.apps[connection.from.app], to = graph.apps[connection.to.app]
+            let key = "\(from.id):\(from.layout.outputs[connection.from.port].name)>\(to.id):\(to.layout.inputs[connection.to.port].name)"
+            set.connections[index] = line(key, delay: latency.delay[index])
+        }
+        var input = 0
+        for appIndex in graph.apps.indices {
+            let app = graph.apps[appIndex]
+            for port in app.layout.inputs.indices {
+                defer { input += 1 }
+                guard Self.hasOutsideEntry(graph, app: appIndex, port: port) else { continue }
+                set.outside[input] = line(">\(app.id):\(app.layout.inputs[port].name)", delay: latency.outsideDelay(appIndex))
+            }
+        }
         lines = next
-        return result
+        return set
     }
 
-    /// A connection by what it joins (app ids and port names), which survives a graph edit that
-    /// renumbers apps.
-    private static func key(_ graph: Graph, _ connection: Connection) -> String {
-        let from = graph.apps[connection.from.app], to = graph.apps[connection.to.app]
-        return "\(from.id):\(from.layout.outputs[connection.from.port].name)>\(to.id):\(to.layout.inputs[connection.to.port].name)"
+    /// Whether an outside signal entering this app input is one compensation may delay: the
+    /// backend exposes it, it is not a program's own port (whose latency is the app's) and it
+    /// is not read a cycle late.
+    public static func hasOutsideEntry(_ graph: Graph, app: Int, port: Int) -> Bool {
+        let spec = graph.apps[app].layout.inputs[port]
+        return graph.exposure.exposes(app: app, .input, port: port) && !spec.programEnd && !spec.readsPreviousCycle
     }
 }

@@ -7,8 +7,10 @@
 /// its sources' `output`; a source that is earlier is delayed by the difference on its
 /// connection, so every path into the app arrives together. Its output is `own` later again.
 /// Inputs that read the previous cycle (a host's effect return) are feedback, neither delayed nor
-/// counted. Outside (JACK) signals enter at their app's input as they are: their latency is the
-/// outside world's, which JACK's own ranges carry (``LatencyPaths``).
+/// counted. An outside (JACK) signal enters at time 0 like a generator's, at the input it is
+/// connected to, and is delayed there to meet the app's arrival (``outsideDelay(_:)``); how late
+/// it already was outside is the outside world's latency, which JACK's own ranges carry
+/// (``LatencyPaths``).
 public struct GraphLatency: Sendable, Equatable {
     /// Per app (graph order): the node's own latency in frames, as it reported it.
     public let own: [Int]
@@ -23,6 +25,10 @@ public struct GraphLatency: Sendable, Equatable {
 
     /// Per app: when its output leaves it, in frames after the graph's entry.
     public func output(_ app: Int) -> Int { arrival[app] + own[app] }
+
+    /// Per app: the frames an outside signal entering one of its inputs is delayed by, so that
+    /// it meets the paths from inside the graph; 0 without compensation.
+    public func outsideDelay(_ app: Int) -> Int { compensates ? arrival[app] : 0 }
 
     /// The compensation delay that makes `graph`'s paths meet, from each app's own latency.
     public init(_ graph: Graph, own: [Int], compensates: Bool = true) {

@@ -22,13 +22,15 @@ public struct LatencyPaths: Sendable, Equatable {
         /// Connections out of the app that count: destination app, delay.
         var destinations: [Link] = []
         /// Its exposed audio inputs whose outside signal enters here (not a program's own port,
-        /// whose latency is the app's `own`), and every exposed audio input.
-        var entryInputs: [Int] = []
-        var inputs: [Int] = []
+        /// whose latency is the app's `own`), with the delay compensation gives that signal, and
+        /// every exposed audio input.
+        var entryInputs: [Link] = []
+        var inputs: [Link] = []
         var outputs: [Int] = []
     }
 
-    /// One connection seen from one end: the app at the other end, and its compensation delay.
+    /// One connection seen from one end: the app at the other end (or, for an outside signal,
+    /// the external port), and its compensation delay.
     struct Link: Sendable, Equatable {
         var app: Int
         var delay: Int
@@ -54,9 +56,11 @@ public struct LatencyPaths: Sendable, Equatable {
             guard let app = appIndex[port.appID] else { continue }
             switch port.direction {
             case .input:
-                entries[app].inputs.append(index)
-                let programEnd = graph.apps[app].layout.inputs.first { $0.name == port.portName }?.programEnd ?? false
-                if !programEnd { entries[app].entryInputs.append(index) }
+                guard let portIndex = graph.apps[app].layout.inputs.firstIndex(where: { $0.name == port.portName }) else { continue }
+                let delayed = CompensationLines.hasOutsideEntry(graph, app: app, port: portIndex)
+                let link = Link(app: index, delay: delayed ? latency.outsideDelay(app) : 0)
+                entries[app].inputs.append(link)
+                if !graph.apps[app].layout.inputs[portIndex].programEnd { entries[app].entryInputs.append(link) }
             case .output:
                 entries[app].outputs.append(index)
             }
@@ -75,7 +79,9 @@ public struct LatencyPaths: Sendable, Equatable {
         for app in order {
             let entry = entries[app]
             var range: ClosedRange<Int>? = nil
-            for port in entry.entryInputs { range = Self.union(range, inputs(port)) }
+            for port in entry.entryInputs {
+                range = Self.union(range, inputs(port.app).map { Self.shifted($0, by: port.delay) })
+            }
             for source in entry.sources {
                 range = Self.union(range, Self.shifted(arrival[source.app], by: entries[source.app].own + source.delay))
             }
@@ -102,7 +108,7 @@ public struct LatencyPaths: Sendable, Equatable {
             }
             leaving[app] = range ?? 0...0
             let heard = Self.shifted(leaving[app], by: entry.program ? 0 : entry.own)
-            for port in entry.inputs { result[port] = heard }
+            for port in entry.inputs { result[port.app] = Self.shifted(heard, by: port.delay) }
         }
         return result
     }

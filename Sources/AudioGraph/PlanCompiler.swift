@@ -10,14 +10,17 @@ public enum PlanCompiler {
     /// MIDI messages one app can receive in one cycle.
     static let midiCapacity = 512
 
-    /// Compiles `graph`. `slots[i]` renders `graph.apps[i]`; `lines[c]` delays connection `c` by
-    /// `latency.delay[c]` (nil where there is no delay; no lines: no compensation).
+    /// Compiles `graph`. `slots[i]` renders `graph.apps[i]`; `lines.connections[c]` delays
+    /// connection `c` by `latency.delay[c]`, `lines.outside[i]` the outside signal entering app
+    /// input `i` by its app's `latency.outsideDelay` (nil where there is no delay; no lines: no
+    /// compensation).
     public static func compile(_ graph: Graph, slots: [NodeSlot], sampleRate: Double,
                                maximumFrames: Int, generation: UInt64, latency: GraphLatency? = nil,
-                               lines: [CompensationLine?] = []) -> RenderPlan {
+                               lines: CompensationLineSet? = nil) -> RenderPlan {
         precondition(slots.count == graph.apps.count, "one slot per app")
         let latency = latency ?? .none(graph)
-        let lines = lines.isEmpty ? Array(repeating: nil, count: graph.connections.count) : lines
+        let lineSet = lines ?? .none(graph)
+        let lines = lineSet.connections, outsideLines = lineSet.outside
         precondition(lines.count == graph.connections.count, "one line (or none) per connection")
         precondition(maximumFrames > 0, "maximumFrames must be positive")
         let stride = (maximumFrames + alignmentFloats - 1) / alignmentFloats * alignmentFloats
@@ -33,7 +36,8 @@ public enum PlanCompiler {
             outputTotal += graph.apps[index].layout.outputs.count
         }
         inputBase.append(inputTotal)
-        let delayed = lines.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+        precondition(outsideLines.count == inputTotal, "one line (or none) per app input")
+        let delayed = lines.reduce(0) { $0 + ($1 == nil ? 0 : 1) } + outsideLines.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
         let bufferCount = outputTotal + inputTotal + delayed + 1
         let arena = UnsafeMutableRawPointer.allocate(byteCount: bufferCount * stride * 4, alignment: 64)
         let floats = arena.initializeMemory(as: Float.self, repeating: 0, count: bufferCount * stride)
@@ -116,7 +120,17 @@ public enum PlanCompiler {
                     delays.initializeElement(at: delayCursor, to: DelayStep(
                         state: line.state, source: UnsafePointer(outputBuffer[from.app][from.port]),
                         output: delayedBuffer[connection].unsafelyUnwrapped,
-                        delay: latency.delay[connection]))
+                        delay: latency.delay[connection], externalIndex: -1))
+                    delayCursor += 1
+                }
+                // The outside signal's line, when the backend exposes this input and its app's
+                // paths arrive later than the graph's entry.
+                var outsideDelay: Int32 = -1
+                if let line = outsideLines[input], exposure.inputIndex[input] >= 0 {
+                    outsideDelay = Int32(delayCursor)
+                    delays.initializeElement(at: delayCursor, to: DelayStep(
+                        state: line.state, source: UnsafePointer(silence), output: takeBuffer(),
+                        delay: latency.outsideDelay(appIndex), externalIndex: Int32(exposure.inputIndex[input])))
                     delayCursor += 1
                 }
                 var unmixed: UnsafePointer<Float>? = nil
@@ -128,7 +142,7 @@ public enum PlanCompiler {
                 let mix = InputMix(
                     mixBuffer: takeBuffer(), sourceStart: sourceStarts[input], sourceCount: sourceCounts[input],
                     externalIndex: exposure.inputIndex[input], programEnd: graph.apps[appIndex].layout.inputs[port].programEnd,
-                    unmixed: unmixed)
+                    unmixed: unmixed, outsideDelay: outsideDelay)
                 inputs.initializeElement(at: inputCursor, to: mix)
                 inputPointers.initializeElement(at: inputCursor, to: mix.quietPointer)
                 if unmixed == nil {
@@ -169,7 +183,7 @@ public enum PlanCompiler {
             midiIndexOfApp: Dictionary(uniqueKeysWithValues: midiIndexOfApp.indices.filter { midiIndexOfApp[$0] >= 0 }
                 .map { (graph.apps[$0].id, midiIndexOfApp[$0]) }),
             delays: UnsafeMutableBufferPointer(rebasing: delays[0..<delayCursor]), latency: latency,
-            latencyPaths: LatencyPaths(graph, latency: latency, ports: exposure.ports), lines: lines.compactMap { $0 })
+            latencyPaths: LatencyPaths(graph, latency: latency, ports: exposure.ports), lines: lineSet.all)
         return RenderPlan(generation: generation, sampleRate: sampleRate, maximumFrames: maximumFrames,
                           tables: tables, slots: slots)
     }

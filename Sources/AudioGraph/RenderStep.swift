@@ -27,8 +27,8 @@ struct RenderStep: BitwiseCopyable {
     /// reads the buffer the compiler chose (`InputMix.unmixed`).
     let mixStart: Int32
     let mixCount: Int32
-    /// Range in the plan's `delays`: this step's compensated connections, whose lines run
-    /// before its inputs are mixed (``GraphLatency``).
+    /// Range in the plan's `delays`: this step's compensated connections and outside signals,
+    /// whose lines run before its inputs are mixed (``GraphLatency``).
     let delayStart: Int32
     let delayCount: Int32
     /// For the first step of a wave of isolated apps (`PhasedNode`), the index just past its last
@@ -74,6 +74,9 @@ struct InputMix: BitwiseCopyable {
     /// silent buffer (no source), the one source's own buffer (at unity gain), or nil when the
     /// sources must be summed or scaled into `mixBuffer`.
     let unmixed: UnsafePointer<Float>?
+    /// Index in the plan's `delays` of the line that delays the outside signal to meet the
+    /// app's other paths (``GraphLatency/outsideDelay(_:)``), or -1.
+    let outsideDelay: Int32
 
     /// The buffer the input reads while no outside signal is heard: `unmixed`, or the sum in
     /// `mixBuffer`. Constant for the plan's life.

@@ -102,20 +102,22 @@ public enum Renderer {
         }
     }
 
-    /// Mixes what a step's inputs read this cycle, after running its compensated connections'
-    /// delay lines (whose outputs the mix reads).
+    /// Mixes what a step's inputs read this cycle, after running its compensation delay lines
+    /// (whose outputs the mix reads).
     /// - Realtime: safe.
     @inline(__always)
     static func prepareInputs(_ plan: borrowing RenderPlan, _ step: RenderStep, frames: Int, outside: Bool) {
-        if step.delayCount > 0 { delayConnections(plan, step, frames: frames) }
         if outside {
+            let hearsOutside = step.slot._withUnsafeGuaranteedRef { $0.hearsOutsideInput.load(ordering: .relaxed) }
+            if step.delayCount > 0 { delay(plan, step, frames: frames, hearing: hearsOutside) }
             let inputStart = Int(step.inputStart), inputCount = Int(step.inputCount)
             guard inputCount > 0 else { return }
-            let hearsOutside = step.slot._withUnsafeGuaranteedRef { $0.hearsOutsideInput.load(ordering: .relaxed) }
             for index in inputStart..<(inputStart &+ inputCount) {
                 plan.inputPointers[index] = mixInput(plan.inputs[index], plan: plan, frames: frames, hearsOutside: hearsOutside)
             }
-        } else if step.mixCount > 0 {
+        } else {
+            if step.delayCount > 0 { delay(plan, step, frames: frames, hearing: false) }
+            guard step.mixCount > 0 else { return }
             // No outside signal anywhere (nearly always): every input already points at its
             // quiet buffer; only sums and scaled connections are computed.
             let mixStart = Int(step.mixStart)
@@ -125,12 +127,20 @@ public enum Renderer {
         }
     }
 
-    /// Runs the delay lines of a step's compensated connections.
+    /// Runs the delay lines of a step's compensated connections and outside signals (these
+    /// given silence unless the app `hearing` them).
     /// - Realtime: safe.
     @inline(never)
-    static func delayConnections(_ plan: borrowing RenderPlan, _ step: RenderStep, frames: Int) {
+    static func delay(_ plan: borrowing RenderPlan, _ step: RenderStep, frames: Int, hearing: Bool) {
         let start = Int(step.delayStart)
-        for index in start..<(start &+ Int(step.delayCount)) { plan.delays[index].run(frames: frames) }
+        for index in start..<(start &+ Int(step.delayCount)) {
+            let line = plan.delays[index]
+            if line.externalIndex < 0 {
+                line.run(line.source, frames: frames)
+            } else {
+                line.run(hearing ? plan.externalInputs[Int(line.externalIndex)] : nil, frames: frames)
+            }
+        }
     }
 
     /// The tables of a step's input and output buffer pointers.
@@ -218,11 +228,16 @@ public enum Renderer {
     }
 
     /// Returns the buffer an input reads this cycle: the silent buffer, a single unscaled source
-    /// as it is (no copy), or the input's own buffer holding the gain-scaled sum.
+    /// or outside signal as it is (no copy), or the input's own buffer holding the gain-scaled sum.
     /// - Realtime: safe.
     @inline(__always)
     static func mixInput(_ input: InputMix, plan: borrowing RenderPlan, frames: Int, hearsOutside: Bool) -> UnsafePointer<Float> {
-        let external = input.externalIndex >= 0 && (hearsOutside || input.programEnd) ? plan.externalInputs[input.externalIndex] : nil
+        var external = input.externalIndex >= 0 && (hearsOutside || input.programEnd) ? plan.externalInputs[input.externalIndex] : nil
+        // Compensated: the outside signal as its line delays it, while the line has any to give.
+        if input.outsideDelay >= 0 {
+            let line = plan.delays[Int(input.outsideDelay)]
+            external = hearsOutside && line.state.pointee.audible ? UnsafePointer(line.output) : nil
+        }
         // Without an outside signal, what the compiler decided (the one unity source or silence).
         if external == nil, let unmixed = input.unmixed { return unmixed }
         // An outside signal alone is read as it is.

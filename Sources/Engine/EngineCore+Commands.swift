@@ -83,6 +83,7 @@ extension EngineCore: CommandHost {
         if let refusal = outcome.refusal { throw ControlError(refusal) }
         switch command {
         case .setParameter(let app, _, let value):
+            followLatencySoon()
             return .result(SetReply(app: app, param: try decoder.string(request, "param"), value: Double(value)).json)
         case .connect(let connections):
             return .result(ConnectionsReply(.connected, connections.map { connection in

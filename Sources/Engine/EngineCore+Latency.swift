@@ -1,3 +1,4 @@
+import Dispatch
 import AudioGraph
 
 /// Following the nodes' latency while the engine runs: a node that reports another latency (a
@@ -18,6 +19,14 @@ extension EngineCore {
         } catch {
             StandardError.warning("cannot align the graph for a changed latency: \(error)")
         }
+    }
+
+    /// After a `set`, which may move a node's latency (swh `lookaheadLimiter`'s `delay_s`): looked
+    /// at again once the node has run with the new value, a few cycles from now, rather than at
+    /// the next tick up to 100 ms later.
+    func followLatencySoon() {
+        let cycle = Double(backend.currentBufferSize) / backend.sampleRate
+        queue.asyncAfter(deadline: .now() + 3 * cycle + 0.005) { [self] in followLatency() }
     }
 
     /// A program app's own latency: the latest capture latency JACK holds for its program ends

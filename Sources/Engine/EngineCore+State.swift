@@ -78,14 +78,18 @@ extension EngineCore {
     }
 
     /// The app's latency as the running plan aligns it (frames): its own, when its inputs meet
-    /// (`arrival`) and its output leaves (`output`), and the delay on each compensated connection
-    /// into it (docs/latency.md).
+    /// (`arrival`) and its output leaves (`output`), the delay on each compensated connection
+    /// into it and on an outside signal entering its ports (docs/latency.md).
     private func latencyJSON(_ index: Int) -> ControlJSON {
         guard let latency = backend.currentPlan?.latency, latency.own.count == graph.apps.count else { return .null }
         let delayed = graph.connections.indices.filter { graph.connections[$0].to.app == index && latency.delay[$0] > 0 }
+        let delaysOutside = graph.apps[index].layout.inputs.indices.contains {
+            CompensationLines.hasOutsideEntry(graph, app: index, port: $0)
+        }
         return .object([
             ("own", .number(Double(latency.own[index]))), ("arrival", .number(Double(latency.arrival[index]))),
             ("output", .number(Double(latency.output(index)))),
+            ("outside", .number(Double(delaysOutside ? latency.outsideDelay(index) : 0))),
             ("compensation", .array(delayed.map { connection in
                 let (from, to) = Self.names(graph.connections[connection], in: graph)
                 return .object([("from", .string(from)), ("to", .string(to)), ("delay", .number(Double(latency.delay[connection])))])

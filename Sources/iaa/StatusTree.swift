@@ -109,8 +109,8 @@ struct StatusTree {
                    state: Output.styled("\(action) (\(kind))", .red))
     }
 
-    /// `latency 8191` for a latent app, `aligns in_1 +8191` for the compensated inputs; nil
-    /// for an app with neither.
+    /// `latency 8191` for a latent app, `aligns in_1 +8191` for the compensated inputs and
+    /// `outside +8191` for the outside signals entering it; nil for an app with none of these.
     private static func latencyText(_ latency: ControlJSON?) -> String? {
         guard let latency, latency.objectValue != nil else { return nil }
         var words: [String] = []
@@ -120,6 +120,7 @@ struct StatusTree {
             return "\(to.split(separator: ":").last.map(String.init) ?? to) +\(delay)"
         }
         if !delays.isEmpty { words.append("aligns " + delays.joined(separator: ", ")) }
+        if let outside = latency["outside"]?.intValue, outside > 0 { words.append("outside +\(outside)") }
         return words.isEmpty ? nil : words.joined(separator: "   ")
     }
 

@@ -60,11 +60,48 @@ struct GraphLatencyTests {
             let aIn = try #require(ports.firstIndex { $0.appID == "a" && $0.direction == .input })
             let playback = paths.playbackRanges { $0 == fxOut ? 512...512 : nil }
             #expect(playback[aIn] == 704...704)
-            // The direct path into the mixer is delayed by 128 when compensated.
+            // An outside signal entering the mixer is delayed by 128 to meet the chain when
+            // compensated, so it is heard that much later.
             let mixIn2 = try #require(ports.firstIndex { $0.appID == "mix" && $0.portName == "in_2" })
-            #expect(playback[mixIn2] == 576...576)
+            #expect(playback[mixIn2] == (compensates ? 704...704 : 576...576))
             let toneIn = capture.indices.filter { ports[$0].direction == .input }
             #expect(toneIn.allSatisfy { capture[$0] == nil }, "capture ranges are set on outputs only")
+        }
+    }
+
+    @Test("an outside signal meets the paths inside: delayed by its app's arrival, so JACK's range at the end is one value")
+    func outsideSignal() throws {
+        // The graph above without its oscillator: a and b in a chain into the mixer's in_1,
+        // whose in_2 and a's input are fed from outside.
+        let graph = try #require(GraphFile.load(text: """
+            { "format": "iaa-graph/1", "name": "outside",
+              "apps": [ { "id": "a", "plugin": "builtin:passthrough" }, { "id": "b", "plugin": "builtin:passthrough" },
+                        { "id": "mix", "plugin": "builtin:mixer", "params": { "inputs": 2 } },
+                        { "id": "fx", "plugin": "builtin:passthrough" } ],
+              "connections": [ { "from": "a:out", "to": "b:in" }, { "from": "b:out", "to": "mix:in_1" },
+                               { "from": "mix:out", "to": "fx:in" } ] }
+            """, file: "outside.json", registry: GraphLoading.registry).graph)
+        let ports = PlanCompiler.externalPorts(of: graph)
+        func port(_ app: String, _ name: String) throws -> Int {
+            try #require(ports.firstIndex { $0.appID == app && $0.portName == name })
+        }
+        let (aIn, mixIn2, bIn, fxOut) = (try port("a", "in"), try port("mix", "in_2"), try port("b", "in"), try port("fx", "out"))
+        for compensates in [true, false] {
+            let latency = GraphLatency(graph, own: [100, 28, 0, 64], compensates: compensates)
+            // a starts the graph (0); b's paths arrive at 100 (through a), the mixer's at 128.
+            #expect((0..<4).map(latency.outsideDelay) == (compensates ? [0, 100, 128, 128] : [0, 0, 0, 0]))
+            // The same capture, 256 frames old, into a's input and the mixer's: the chain's
+            // 128 and the mixer's outside signal delayed by 128 leave together.
+            let paths = LatencyPaths(graph, latency: latency, ports: ports)
+            let capture = paths.captureRanges { [aIn, mixIn2].contains($0) ? 256...256 : nil }
+            #expect(capture[fxOut] == (compensates ? 448...448 : 320...448))
+            // Into b alone: delayed to meet what comes through a, which nothing feeds, so its
+            // path starts at 0 and leaves fx at 192.
+            let intoB = paths.captureRanges { $0 == bIn ? 256...256 : nil }
+            #expect(intoB[fxOut] == (compensates ? 192...448 : 192...348))
+            // Backwards: what enters b's port is heard after fx (512), fx, b and its own delay.
+            let playback = paths.playbackRanges { $0 == fxOut ? 512...512 : nil }
+            #expect(playback[bIn] == (compensates ? 704...704 : 604...604))
         }
     }
 }

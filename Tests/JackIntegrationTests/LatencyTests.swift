@@ -163,5 +163,54 @@ extension JackIntegration {
             #expect(out == own, "program output \(String(describing: own)), mix.out \(String(describing: out))")
             #expect(delay == own?.upperBound)
         }
+    
+        @Test("an outside signal into the mixer directly and through the limiter: delayed to meet it, so the copies add up, heard by a JACK client")
+        func outsideSignalAligned() throws {
+            let directory = try JackHarness.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let graph = try Self.write("""
+                { "format": "iaa-graph/1", "name": "latency",
+                  "apps": [ { "id": "look", "plugin": "\(Self.limiter)" },
+                            { "id": "mix", "plugin": "builtin:mixer", "params": { "inputs": 2 } } ],
+                  "connections": [ { "from": "look:out_1", "to": "mix:in_2" } ],
+                  "jack": { "connections": [ { "from": "system:capture_1", "to": "mix:in_1" },
+                                             { "from": "system:capture_1", "to": "look:in_1" } ] } }
+                """, in: directory)
+            let running = try Running(graph: graph, client: "t-lat5")
+            defer { running.stop() }
+            // JACK: both paths leave the mixer 8191 frames after the capture port's own latency.
+            let capture = try #require(try Self.ranges("system:capture_1")).capture
+            let expected = (capture.lowerBound + 8191)...(capture.upperBound + 8191)
+            let out = try Self.await("t-lat5:mix.out") { $0.capture == expected }
+            #expect(out?.capture == expected, "\(String(describing: out))")
+            let apps = try running.result("status")["apps"]?.arrayValue ?? []
+            let mix = apps.first { $0["id"]?.stringValue == "mix" }
+            #expect(mix?["latency"]?["outside"]?.intValue == 8191)
+            // Heard: a JACK client plays a 442.436 Hz sine into both inputs (8191 frames are
+            // 75.5 of its periods, so copies not aligned would cancel) and records the mixer.
+            let heard = try runCommand("/usr/bin/python3", ["-c", """
+                import jack, numpy, time
+                c = jack.Client("t-lat5-peer", no_start_server=True)
+                out = c.outports.register("out"); into = c.inports.register("in")
+                state = {"n": 0, "taken": []}
+                @c.set_process_callback
+                def process(frames):
+                    n = numpy.arange(state["n"], state["n"] + frames)
+                    out.get_array()[:] = 0.25 * numpy.sin(2 * numpy.pi * 442.436 * n / c.samplerate)
+                    state["taken"].append(into.get_array().copy())
+                    state["n"] += frames
+                c.activate()
+                for port in ["t-lat5:mix.in_1", "t-lat5:look.in_1"]: c.connect(out, port)
+                c.connect("t-lat5:mix.out", into)
+                time.sleep(1.2)
+                c.deactivate()
+                taken = numpy.concatenate(state["taken"])[-int(0.4 * c.samplerate):]
+                print(float(numpy.sqrt(numpy.mean(taken * taken))))
+                """])
+            try #require(heard.status == 0, "\(heard.output)")
+            let rms = try #require(Double(heard.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(heard.output)")
+            // Two copies of a 0.25 sine in phase: 0.5 / √2.
+            #expect(abs(rms - 0.5 / 2.0.squareRoot()) < 0.002, "mixer RMS \(rms)")
+        }
     }
 }

@@ -56,8 +56,9 @@ extension JackIntegration {
                           ("graphs/studio.json", "filter.in"), ("graphs/effects.json", "lowpass.input"),
                           // A program app's end, fed from outside as a program feeds it.
                           ("graphs/programs.json", "music.play_1"),
-                          // Plugin delay compensation's delay line on the direct path.
-                          ("graphs/latency.json", "look.in_2")])
+                          // Plugin delay compensation's delay lines: on the direct path, and on the
+                          // outside signal entering the mixer, delayed to meet the limiter's path.
+                          ("graphs/latency.json", "mix.in_1")])
         func releaseBuildIsClean(graph: String, input: String) throws {
             let counts = try playAndCount(binary: Repository.releaseBinary, client: "t-rt", graph: graph, connect: input)
             #expect(counts.cycles > 100, "only \(counts.cycles) cycles ran")

@@ -48,13 +48,16 @@ let package = Package(
         // The built-in nodes' and the renderer's inner loops, compiled for baseline and for AVX2+FMA,
         // one chosen at load time (README, "How it works").
         .target(name: "CKernels"),
+        // The atomics and futexes of a cycle split across threads (docs/parallel.md).
+        .target(name: "CRenderCrew"),
         // The one JSON reader (located values, recovering strict parse) and the one escaper.
         .target(name: "LocatedJSON"),
         // "Did you mean": the closest name to a misspelt one, for every layer that names things.
         .target(name: "Suggestions"),
         // The validated graph and its rules, and the real-time core: plan compiler, plan, renderer,
         // node slots, plan exchange. Reads no file.
-        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment", "CThreadNotes", "CKernels"]),
+        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment", "CThreadNotes", "CKernels",
+                                                   "CRenderCrew"]),
         // Graph, timeline and grants files: decoding (JSON, and YAML through Yams), the description,
         // validation with located diagnostics, timeline actions. Produces what AudioGraph runs.
         .target(name: "GraphFormat", dependencies: ["AudioGraph", "NodeKit", "AudioSession", "LocatedJSON", "Suggestions",

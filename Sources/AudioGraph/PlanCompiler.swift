@@ -49,6 +49,8 @@ public enum PlanCompiler {
         let silence = takeBuffer()
         // The order steps run in: the graph's, with isolated apps that are free together in waves.
         let (order, waveEnd) = WaveOrder.make(graph, phased: slots.map(\.isPhased))
+        var stepOfApp = Array(repeating: 0, count: graph.apps.count)
+        for (step, app) in order.enumerated() { stepOfApp[app] = step }
 
         // Output buffers first: inputs refer to them.
         var outputBuffer: [[UnsafeMutablePointer<Float>]] = []
@@ -183,7 +185,8 @@ public enum PlanCompiler {
             midiIndexOfApp: Dictionary(uniqueKeysWithValues: midiIndexOfApp.indices.filter { midiIndexOfApp[$0] >= 0 }
                 .map { (graph.apps[$0].id, midiIndexOfApp[$0]) }),
             delays: UnsafeMutableBufferPointer(rebasing: delays[0..<delayCursor]), latency: latency,
-            latencyPaths: LatencyPaths(graph, latency: latency, ports: exposure.ports), lines: lineSet.all)
+            latencyPaths: LatencyPaths(graph, latency: latency, ports: exposure.ports), lines: lineSet.all,
+            stepConnections: graph.connections.map { (from: stepOfApp[$0.from.app], to: stepOfApp[$0.to.app]) })
         return RenderPlan(generation: generation, sampleRate: sampleRate, maximumFrames: maximumFrames,
                           tables: tables, slots: slots)
     }

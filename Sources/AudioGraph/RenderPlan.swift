@@ -69,6 +69,13 @@ public final class RenderPlan: @unchecked Sendable {
     public let latencyPaths: LatencyPaths
     /// Keeps the compensation lines alive while this plan may still run.
     let lines: [CompensationLine]
+    /// Which steps wait for which, for a cycle split across threads (docs/parallel.md).
+    let schedule: StepSchedule
+    /// Set by the control side when splitting this plan's cycles pays (`updateSplit`).
+    private let splits = Atomic<Bool>(false)
+    /// Leader only: cycles rendered, so that one in `sampleInterval` times each step's cost.
+    private let renderedCycles: UnsafeMutablePointer<Int>
+    public static let sampleInterval = 64
 
     init(generation: UInt64, sampleRate: Double, maximumFrames: Int, tables: PlanTables, slots: [NodeSlot]) {
         self.generation = generation
@@ -101,6 +108,10 @@ public final class RenderPlan: @unchecked Sendable {
         }
         stepNote = .allocate(capacity: 1)
         stepNote.initialize(to: iaa_step_note(names: UnsafePointer(names), count: tables.steps.count, step: -1))
+        schedule = StepSchedule(steps: tables.steps.count, connections: tables.stepConnections,
+                                phased: slots.contains(where: \.isPhased), names: UnsafePointer(names))
+        renderedCycles = .allocate(capacity: 1)
+        renderedCycles.initialize(to: 0)
         stepOfApp = Dictionary(uniqueKeysWithValues: tables.steps.indices.map { index in
             (tables.steps[index].slot.takeUnretainedValue().appID, index)
         })
@@ -138,6 +149,8 @@ public final class RenderPlan: @unchecked Sendable {
         for index in steps.indices { free(UnsafeMutablePointer(mutating: names?[index])) }
         names?.deallocate()
         stepNote.deallocate()
+        schedule.deallocate()
+        renderedCycles.deallocate()
         meterTimes.deinitialize(count: max(steps.count, 1))
         meterTimes.deallocate()
         meterPeaks.deinitialize(count: max(steps.count, 1))
@@ -169,12 +182,52 @@ public final class RenderPlan: @unchecked Sendable {
         return (Double(nanos) / 1e9, peak)
     }
 
-    /// The app whose node the audio thread is running now, if any. Control side: meaningful
-    /// when the cycle has been running far longer than a period (the node hangs).
+    /// The app whose node the audio thread, or a worker of a split cycle, is running now, if any.
+    /// Control side: meaningful when the cycle has been running far longer than a period (the
+    /// node hangs).
     public var runningApp: String? {
-        let step = iaa_noted_step(stepNote)
-        guard step >= 0, step < steps.count else { return nil }
-        return steps[step].slot._withUnsafeGuaranteedRef { $0.appID }
+        let notes = [stepNote] + (0..<RenderCrew.maximumWorkers).map { schedule.workerNotes + $0 }
+        for note in notes {
+            let step = iaa_noted_step(note)
+            guard step >= 0, step < steps.count else { continue }
+            return steps[step].slot._withUnsafeGuaranteedRef { $0.appID }
+        }
+        return nil
+    }
+
+    /// Whether the cycles of this plan are split across the crew's threads now.
+    /// - Realtime: safe.
+    var isSplit: Bool { splits.load(ordering: .relaxed) }
+
+    /// Leader: counts a cycle, and says whether it is one that times each step's cost.
+    /// - Realtime: safe.
+    @inline(__always)
+    func samplesCostsThisCycle() -> Bool {
+        guard schedule.splittable else { return false }
+        renderedCycles.pointee &+= 1
+        return renderedCycles.pointee % Self.sampleInterval == 1
+    }
+
+    /// Decides from the steps' sampled costs whether splitting this plan's cycles across
+    /// `threads` threads pays (docs/parallel.md, "When it pays"); `periodNanoseconds` is nil
+    /// offline. Returns the decision. Control side, any time.
+    @discardableResult
+    public func updateSplit(threads: Int, periodNanoseconds: Double?) -> Bool {
+        guard schedule.splittable, threads > 1 else {
+            splits.store(false, ordering: .relaxed)
+            return false
+        }
+        let work = schedule.work { Double(self.meterTimes[$0].load(ordering: .relaxed)) }
+        let pays = StepSchedule.pays(total: work.total, critical: work.critical, threads: threads,
+                                     periodNanoseconds: periodNanoseconds, splitting: isSplit)
+        splits.store(pays, ordering: .relaxed)
+        return pays
+    }
+
+    /// Splits this plan's cycles whatever they cost, or stops (tests, and `--threads` with no
+    /// automatic decision). Control side.
+    public func forceSplit(_ on: Bool) {
+        splits.store(on && schedule.splittable, ordering: .relaxed)
     }
 
     /// The index of `appID`'s MIDI buffer, if it has a MIDI input (control side lookup).
@@ -210,4 +263,6 @@ struct PlanTables {
     var latency: GraphLatency
     var latencyPaths: LatencyPaths
     var lines: [CompensationLine]
+    /// Every connection as the steps it joins (step indices), for the split schedule.
+    var stepConnections: [(from: Int, to: Int)]
 }

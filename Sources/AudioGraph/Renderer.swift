@@ -6,16 +6,27 @@ import NodeKit
 public enum Renderer {
     /// Renders `context.frames` frames (at most `plan.maximumFrames`, which the caller checks).
     /// The backend has filled `plan.externalInputs` for this cycle. Steps are timed only while
-    /// metering (`iaa top`) or while `deadline` is on; returns how many nodes the deadline faulted.
+    /// metering (`iaa top`), while `deadline` is on, or on the cycles that sample each step's cost
+    /// for the split decision; with a `crew` and a plan the control side split, the steps run on
+    /// the crew's threads too (docs/parallel.md). Returns how many nodes the deadline faulted.
     /// - Realtime: safe.
     @discardableResult
     public static func render(_ plan: borrowing RenderPlan, _ context: RenderContext, metering: Bool = false,
-                              deadline: DeadlineCheck = .off) -> Int {
+                              deadline: DeadlineCheck = .off, crew: CrewHandle? = nil,
+                              probe: RealtimeProbe = .disabled) -> Int {
         let outside = hearsOutsideSignal(plan)
         if !outside && plan.inputPointersMoved.pointee { restoreQuietPointers(plan) }
         plan.inputPointersMoved.pointee = outside
+        let timing = StepTiming(metering: metering, deadline: deadline.budget > 0,
+                                sampling: crew != nil && plan.samplesCostsThisCycle())
         iaa_note_rendering(plan.stepNote)
-        let tripped = renderSteps(plan, context, metering: metering, deadline: deadline, outside: outside)
+        let tripped: Int
+        if let crew, plan.isSplit {
+            tripped = renderSplit(plan, CrewJob(plan: .passUnretained(plan), context: context, timing: timing,
+                                                deadline: deadline, outside: outside, probe: probe), crew: crew)
+        } else {
+            tripped = renderSteps(plan, context, timing: timing, deadline: deadline, outside: outside)
+        }
         iaa_note_step(plan.stepNote, -1)
         iaa_note_rendering(nil)
         return tripped
@@ -27,46 +38,59 @@ public enum Renderer {
     /// (callgrind, `iaa-bench profile 100 1 N render`).
     /// - Realtime: safe.
     @inline(never)
-    static func renderSteps(_ plan: borrowing RenderPlan, _ context: RenderContext, metering: Bool,
+    static func renderSteps(_ plan: borrowing RenderPlan, _ context: RenderContext, timing: StepTiming,
                             deadline: DeadlineCheck, outside: Bool) -> Int {
-        let frames = context.frames
         // Known once per cycle: a plan of apps in process (most) skips the wave checks below.
         let waves = plan.hasWaves
-        let timed = metering || deadline.budget > 0
         var tripped = 0
         var waveEnd = 0
         for index in 0..<min(prefetchDistance, plan.steps.count) { prefetch(plan.steps[index]) }
-        for (stepIndex, step) in plan.steps.enumerated() {
+        for stepIndex in plan.steps.indices {
             if waves {
                 // Steps of a wave already rendered; a wave starting here (never while steps are
                 // timed: each is then timed alone).
                 if stepIndex < waveEnd { continue }
-                if step.waveEnd >= 0 && !timed {
+                let step = plan.steps[stepIndex]
+                if step.waveEnd >= 0 && !timing.timed {
                     waveEnd = Int(step.waveEnd)
                     renderWave(plan, from: stepIndex, to: waveEnd, context, outside: outside)
                     continue
                 }
             }
             if stepIndex + prefetchDistance < plan.steps.count { prefetch(plan.steps[stepIndex + prefetchDistance]) }
-            let started = timed ? MonotonicClock.nanoseconds() : 0
-            prepareInputs(plan, step, frames: frames, outside: outside)
-            iaa_note_step(plan.stepNote, stepIndex)
-            let (inputs, outputs) = buffers(plan, step)
-            step.slot._withUnsafeGuaranteedRef { slot in
-                // Nearly every cycle of a built-in node: its steady cycle (no MIDI to look up).
-                if slot.renderSteady(inputs: inputs, outputs: outputs, outputCount: Int(step.outputCount),
-                                     frames: frames) { return }
-                slot.run(context, inputs: inputs, inputCount: Int(step.inputCount), outputs: outputs,
-                         outputCount: Int(step.outputCount), midi: midiEvents(plan, step))
-            }
-            guard timed else { continue }
-            let elapsed = MonotonicClock.nanoseconds() &- started
-            if metering { meter(plan, step: stepIndex, elapsed: elapsed, frames: frames) }
-            if deadline.budget > 0, step.slot._withUnsafeGuaranteedRef({ $0.noteStepTime(elapsed, deadline) }) {
+            if renderStep(plan, stepIndex, context, note: plan.stepNote, timing: timing, deadline: deadline,
+                          outside: outside) {
                 tripped += 1
             }
         }
         return tripped
+    }
+
+    /// Mixes one step's inputs and runs its node, timing it as `timing` says; true when the
+    /// deadline guard faulted the node.
+    /// - Realtime: safe.
+    @inline(__always)
+    static func renderStep(_ plan: borrowing RenderPlan, _ stepIndex: Int, _ context: RenderContext,
+                           note: UnsafeMutablePointer<iaa_step_note>, timing: StepTiming, deadline: DeadlineCheck,
+                           outside: Bool) -> Bool {
+        let step = plan.steps[stepIndex]
+        let frames = context.frames
+        let started = timing.timed ? MonotonicClock.nanoseconds() : 0
+        prepareInputs(plan, step, frames: frames, outside: outside)
+        iaa_note_step(note, stepIndex)
+        let (inputs, outputs) = buffers(plan, step)
+        step.slot._withUnsafeGuaranteedRef { slot in
+            // Nearly every cycle of a built-in node: its steady cycle (no MIDI to look up).
+            if slot.renderSteady(inputs: inputs, outputs: outputs, outputCount: Int(step.outputCount),
+                                 frames: frames) { return }
+            slot.run(context, inputs: inputs, inputCount: Int(step.inputCount), outputs: outputs,
+                     outputCount: Int(step.outputCount), midi: midiEvents(plan, step))
+        }
+        guard timing.timed else { return false }
+        let elapsed = MonotonicClock.nanoseconds() &- started
+        if timing.metering || timing.sampling { plan.meterTimes[stepIndex].store(elapsed, ordering: .relaxed) }
+        if timing.metering { meterPeak(plan, step: stepIndex, frames: frames) }
+        return deadline.budget > 0 && step.slot._withUnsafeGuaranteedRef { $0.noteStepTime(elapsed, deadline) }
     }
 
     /// How many steps ahead the renderer asks for a step's memory. A cycle starts with cold caches
@@ -86,11 +110,10 @@ public enum Renderer {
         iaa_prefetch(step.ramps, 1)
     }
 
-    /// Records a step's time and output peak for `iaa top`.
-    /// - Realtime: safe (clock_gettime is a vDSO read).
+    /// Records a step's output peak for `iaa top`.
+    /// - Realtime: safe.
     @inline(never)
-    static func meter(_ plan: borrowing RenderPlan, step index: Int, elapsed: UInt64, frames: Int) {
-        plan.meterTimes[index].store(elapsed, ordering: .relaxed)
+    static func meterPeak(_ plan: borrowing RenderPlan, step index: Int, frames: Int) {
         let step = plan.steps[index]
         var peak: Float = 0
         for output in Int(step.outputStart)..<Int(step.outputStart + step.outputCount) {
@@ -245,4 +268,14 @@ public enum Renderer {
         mixSources(input, adding: external, plan: plan, frames: frames)
         return UnsafePointer(input.mixBuffer)
     }
+}
+
+/// Which steps' times a cycle takes: for `iaa top` (with output peaks), for the deadline guard,
+/// or to sample each step's cost for the split decision.
+struct StepTiming: BitwiseCopyable {
+    let metering: Bool
+    let deadline: Bool
+    let sampling: Bool
+
+    var timed: Bool { metering || deadline || sampling }
 }

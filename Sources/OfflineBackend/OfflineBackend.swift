@@ -16,13 +16,45 @@ public final class OfflineBackend: ControlBackend {
     public private(set) var transport = HostTransport.stopped
     /// MIDI messages to deliver at the start of the next cycle, by MIDI buffer index.
     private var pendingMIDI: [(buffer: Int, event: MIDIEvent)] = []
+    /// The worker threads a split cycle runs on (nil with one thread), and whether cycles are
+    /// split when it pays or always (docs/parallel.md).
+    private let crew: RenderCrew?
+    private let splitting: Splitting
 
-    public init(sampleRate: Double = 48_000, blockSize: Int = 256, probe: RealtimeProbe = .disabled) {
+    public enum Splitting: Sendable {
+        /// When the steps' measured costs say it pays.
+        case whenItPays
+        /// Every cycle of a plan that can be split (tests: the same output as one thread).
+        case always
+    }
+
+    /// One thread: cycles run on the thread that calls `renderCycle`.
+    public convenience init(sampleRate: Double = 48_000, blockSize: Int = 256, probe: RealtimeProbe = .disabled) {
+        self.init(sampleRate: sampleRate, blockSize: blockSize, probe: probe, crew: nil, splitting: .whenItPays)
+    }
+
+    /// `threads` counts the thread that calls `renderCycle`; more than one starts a crew of
+    /// plain threads.
+    public convenience init(sampleRate: Double = 48_000, blockSize: Int = 256, probe: RealtimeProbe = .disabled,
+                            threads: Int, splitting: Splitting = .whenItPays) throws(RenderCrew.CrewError) {
+        let crew = threads > 1 ? try RenderCrew(threads: threads, spawn: RenderCrew.plainThread) : nil
+        self.init(sampleRate: sampleRate, blockSize: blockSize, probe: probe, crew: crew, splitting: splitting)
+    }
+
+    private init(sampleRate: Double, blockSize: Int, probe: RealtimeProbe, crew: RenderCrew?, splitting: Splitting) {
         precondition(sampleRate > 0 && blockSize > 0, "sample rate and block size must be positive")
         self.sampleRate = sampleRate
         self.maximumFrames = blockSize
         self.probe = probe
+        self.crew = crew
+        self.splitting = splitting
     }
+
+    /// Threads a cycle may run on, this one included.
+    public var renderThreads: Int { crew?.threadCount ?? 1 }
+
+    /// Steps each worker thread has run (none with one thread).
+    public var workerSteps: [Int] { crew?.workerSteps ?? [] }
 
     private func updateBars() {
         transport.bar = Int(transport.beat / transport.beatsPerBar) + 1
@@ -82,14 +114,23 @@ public final class OfflineBackend: ControlBackend {
         probe.begin()
         // As live: denormals flushed while rendering, and the caller's thread given back as it was.
         let floatEnvironment = FloatEnvironment.flushDenormals()
+        let crew = crew?.handle
         let rendered = exchange.withCurrentPlan(context) { plan in
-            Renderer.render(plan, context)
+            Renderer.render(plan, context, crew: crew, probe: probe)
         }
         FloatEnvironment.restore(floatEnvironment)
         probe.end()
         guard rendered else { return nil }
         sampleTime &+= Int64(frames)
         cycleCount += 1
+        if let plan = exchange.currentPlan, let crew = self.crew {
+            switch splitting {
+            case .always: plan.forceSplit(true)
+            case .whenItPays where cycleCount % RenderPlan.sampleInterval == 1:
+                plan.updateSplit(threads: crew.threadCount, periodNanoseconds: nil)
+            case .whenItPays: break
+            }
+        }
         if transport.isPlaying {
             transport.sampleTime &+= Int64(frames)
             transport.beat += Double(frames) / transport.framesPerBeat(sampleRate: sampleRate)

@@ -23,11 +23,14 @@ public final class RenderCrew: @unchecked Sendable {
 
     /// What the audio thread and the workers read: no reference, so no retain.
     public let handle: CrewHandle
+    /// When the plans' cycles are split.
+    public let splitting: CycleSplitting
     private var threads: [pthread_t] = []
 
     /// Starts `threads - 1` workers (threads counts the leader, and is capped at
     /// `maximumWorkers + 1`). Throws, with no thread left running, when one cannot be started.
-    public init(threads: Int, spawn: Spawn) throws(CrewError) {
+    public init(threads: Int, splitting: CycleSplitting = .whenItPays, spawn: Spawn) throws(CrewError) {
+        self.splitting = splitting
         let workers = min(max(threads - 1, 0), Self.maximumWorkers)
         let crew = UnsafeMutablePointer<iaa_crew>.allocate(capacity: 1)
         crew.initialize(to: iaa_crew())
@@ -79,6 +82,16 @@ public final class RenderCrew: @unchecked Sendable {
         (0..<handle.workers).map { Double(handle.busy[$0].load(ordering: .relaxed)) / 1e9 }
     }
 
+    /// Decides whether `plan`'s cycles are split, as `splitting` says: from its steps' sampled
+    /// costs and the period (nil offline), or always. Control side: when a plan is installed
+    /// and on the control tick.
+    public func decide(_ plan: RenderPlan, periodNanoseconds: Double?) {
+        switch splitting {
+        case .always: plan.forceSplit(true)
+        case .whenItPays: plan.updateSplit(threads: threadCount, periodNanoseconds: periodNanoseconds)
+        }
+    }
+
     /// How many steps each worker has run since it started. Control side.
     public var workerSteps: [Int] { (0..<handle.workers).map { handle.seats[$0].steps.load(ordering: .relaxed) } }
 
@@ -89,6 +102,14 @@ public final class RenderCrew: @unchecked Sendable {
         for thread in threads { pthread_join(thread, nil) }
         threads = []
     }
+}
+
+/// When a crew splits a plan's cycles (`--split`).
+public enum CycleSplitting: String, Sendable, CaseIterable {
+    /// When the steps' measured costs say it pays (docs/parallel.md, "When it pays").
+    case whenItPays = "auto"
+    /// Every cycle of a plan that can be split, whatever it costs: for tests and measurements.
+    case always
 }
 
 /// The crew's shared state as the real-time threads see it.
@@ -145,4 +166,24 @@ private let workerEntry: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMuta
         job.probe.end()
         iaa_crew_leave(handle.crew)
     }
+}
+
+/// The threads a backend renders with, as `status.render` reports them.
+public struct RenderThreads: Sendable, Equatable {
+    /// Threads a cycle may run on, the audio thread included.
+    public let threads: Int
+    /// Whether the running plan's cycles are split now.
+    public let split: Bool
+    /// Per worker: steps run since it started, and its time in the last cycle it joined.
+    public let workerSteps: [Int]
+    public let workerBusySeconds: [Double]
+
+    public init(threads: Int, split: Bool, workerSteps: [Int], workerBusySeconds: [Double]) {
+        self.threads = threads
+        self.split = split
+        self.workerSteps = workerSteps
+        self.workerBusySeconds = workerBusySeconds
+    }
+
+    public static let one = RenderThreads(threads: 1, split: false, workerSteps: [], workerBusySeconds: [])
 }

@@ -197,7 +197,7 @@ public final class RenderPlan: @unchecked Sendable {
 
     /// Whether the cycles of this plan are split across the crew's threads now.
     /// - Realtime: safe.
-    var isSplit: Bool { splits.load(ordering: .relaxed) }
+    public var isSplit: Bool { splits.load(ordering: .relaxed) }
 
     /// Leader: counts a cycle, and says whether it is one that times each step's cost.
     /// - Realtime: safe.

@@ -44,9 +44,13 @@ public struct TopUpdate: Sendable, Equatable {
     public var xruns: Int64
     public var ourXruns: Int64
     public var apps: [App]
+    /// Whether the cycles are split across threads now, and each worker thread's share of the
+    /// period in the last cycle it joined (docs/parallel.md).
+    public var split: Bool
+    public var workers: [Double]
 
     public init(time: Double, period: Double, busy: Double, busyMax: Double, dspLoad: Double, xruns: Int64, ourXruns: Int64,
-                apps: [App]) {
+                apps: [App], split: Bool = false, workers: [Double] = []) {
         self.time = time
         self.period = period
         self.busy = busy
@@ -55,6 +59,8 @@ public struct TopUpdate: Sendable, Equatable {
         self.xruns = xruns
         self.ourXruns = ourXruns
         self.apps = apps
+        self.split = split
+        self.workers = workers
     }
 
     /// The line as the protocol carries it. A silent app's `peak` is -200 (JSON has no -∞).
@@ -66,6 +72,7 @@ public struct TopUpdate: Sendable, Equatable {
                 .object([("id", .string(app.id)), ("busy", .number(app.busy)), ("peak", .number(app.peak ?? Self.silence)),
                          ("gain", .number(app.gain)), ("state", .string(app.state.rawValue))])
             })),
+            ("split", .bool(split)), ("workers", .array(workers.map { .number($0) })),
         ])
     }
 
@@ -85,6 +92,7 @@ public struct TopUpdate: Sendable, Equatable {
         }
         self.init(time: time, period: period, busy: json["busy"]?.doubleValue ?? 0, busyMax: json["busyMax"]?.doubleValue ?? 0,
                   dspLoad: json["dspLoad"]?.doubleValue ?? 0, xruns: Int64(json["xruns"]?.doubleValue ?? 0),
-                  ourXruns: Int64(json["ourXruns"]?.doubleValue ?? 0), apps: apps)
+                  ourXruns: Int64(json["ourXruns"]?.doubleValue ?? 0), apps: apps, split: json["split"]?.boolValue ?? false,
+                  workers: json["workers"]?.arrayValue?.compactMap(\.doubleValue) ?? [])
     }
 }

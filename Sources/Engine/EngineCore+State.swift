@@ -22,6 +22,7 @@ extension EngineCore {
                 ("stalled", stallJSON()),
             ])),
             ("transport", transportJSON()),
+            ("render", renderJSON()),
             ("apps", .array(graph.apps.indices.map(appJSON))),
             ("interruption", .bool(sessions.policy.states.contains { $0.interrupted })),
             ("jackConnections", jack.connections), ("rules", jack.rules),
@@ -93,6 +94,18 @@ extension EngineCore {
             ("compensation", .array(delayed.map { connection in
                 let (from, to) = Self.names(graph.connections[connection], in: graph)
                 return .object([("from", .string(from)), ("to", .string(to)), ("delay", .number(Double(latency.delay[connection])))])
+            })),
+        ])
+    }
+
+    /// The threads cycles run on (docs/parallel.md): how many, whether the running plan's cycles
+    /// are split now, and per worker the steps it ran and its time in the last cycle it joined.
+    private func renderJSON() -> ControlJSON {
+        let render = backend.renderThreads
+        return .object([
+            ("threads", .number(Double(render.threads))), ("split", .bool(render.split)),
+            ("workers", .array(zip(render.workerSteps, render.workerBusySeconds).map { steps, busy in
+                .object([("steps", .number(Double(steps))), ("busy", .number((busy * 1e8).rounded() / 100))])
             })),
         ])
     }

@@ -22,6 +22,7 @@ extension EngineCore {
         if programs.retryDue, Int(time * 10) % 5 == 0 { routePrograms() }
         if Int(time * 10) % 5 == 0, programs.awaitingProcess(at: time) { identifyPrograms() }
         followLatency()
+        backend.updateSplit()
         guard let plan = backend.currentPlan else { return }
         // Ten times a second over every app, so one pass straight over the slots: a lookup by id
         // per app was quadratic (at 203 apps 0.14 ms a tick, 1.8 µs per 64-frame cycle).
@@ -117,8 +118,10 @@ extension EngineCore {
                                  gain: Double(plan?.slot(for: app.id)?.policyGainTargetValue ?? 1),
                                  state: topState(app, session: sessions.policy.state(of: app.id)))
         }
+        let render = backend.renderThreads
         let update = TopUpdate(time: now, period: period, busy: busy.last / period, busyMax: busy.maximum / period,
-                               dspLoad: backend.dspLoad, xruns: backend.xrunCount, ourXruns: backend.ourXrunCount, apps: apps)
+                               dspLoad: backend.dspLoad, xruns: backend.xrunCount, ourXruns: backend.ourXrunCount, apps: apps,
+                               split: render.split, workers: render.workerBusySeconds.map { $0 / period })
         publisher.publish(update.json, topic: "top")
     }
 }

@@ -39,6 +39,11 @@ final class EngineCore: @unchecked Sendable {
     var abandoned: [any LiveBackend] = []
     /// The deadline guard's share of the period (0 off); applied to every backend this core adopts.
     var deadlineShare: Double = 0.5
+    /// Threads a cycle may run on, the audio thread included (`--threads`); applied to every
+    /// backend this core adopts.
+    var renderThreads = 1
+    /// When cycles are split across them (`--split`).
+    var renderSplitting = CycleSplitting.whenItPays
     /// Where apps' nodes run (`--isolation`, trusted folders, the child binary); nil keeps every
     /// node in process. Set before `startUp`.
     var isolation: IsolationPolicy?

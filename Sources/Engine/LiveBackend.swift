@@ -82,6 +82,13 @@ protocol LiveBackend: ControlBackend, AnyObject, Sendable {
     func takeBusyTimes() -> (last: Double, maximum: Double)
     func setMetering(_ on: Bool)
     func setDeadlineShare(_ share: Double)
+    /// Starts the worker threads a cycle may be split across (`threads` counts the audio
+    /// thread), splitting as `splitting` says (docs/parallel.md). Before `activate`.
+    func startCrew(threads: Int, splitting: CycleSplitting) throws(RenderCrew.CrewError)
+    /// Decides for the running plan whether its cycles are split (on the control tick).
+    func updateSplit()
+    /// The threads cycles run on, for `status.render`.
+    var renderThreads: RenderThreads { get }
     /// The audio thread's real-time priority, nil when it has none.
     var realtimePriority: Int32? { get }
     /// The audio thread's `pthread_t` (valid once active).

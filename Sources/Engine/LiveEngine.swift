@@ -21,6 +21,10 @@ public struct LiveEngine {
         /// Percent of the period one node may take in 3 consecutive cycles before it is bypassed
         /// or muted (0 turns the deadline guard off).
         public var deadlinePercent: Double = 50
+        /// Threads a cycle may run on, JACK's included (`--threads`; docs/parallel.md).
+        public var threads = 1
+        /// When cycles are split across them (`--split`).
+        public var splitting = CycleSplitting.whenItPays
         /// A grants file bounding the entitlements graphs may grant (`--grants`), or nil.
         public var grantsPath: String?
         /// `--watch`: reload a plugin library when it is rebuilt in place.
@@ -107,6 +111,8 @@ public struct LiveEngine {
         do {
             core = try EngineCore(graph: graph, description: description, backend: backend, serverName: serverName)
             core.deadlineShare = options.deadlinePercent / 100
+            core.renderThreads = options.threads
+            core.renderSplitting = options.splitting
             core.grants = grants
             // A hung child must be bounded even with the deadline guard off.
             var isolation = IsolationPolicy.fromEnvironment(

@@ -299,6 +299,10 @@ final class MemoryBackend: LiveBackend, @unchecked Sendable {
     func takeBusyTimes() -> (last: Double, maximum: Double) { (0, 0) }
     func setMetering(_ on: Bool) {}
     func setDeadlineShare(_ share: Double) {}
+    /// The in-memory server renders on the caller's thread.
+    func startCrew(threads: Int, splitting: CycleSplitting) throws(RenderCrew.CrewError) {}
+    func updateSplit() {}
+    var renderThreads: RenderThreads { .one }
     var realtimePriority: Int32? { nil }
     var audioThread: UInt { 0 }
     var probeCounts: (mallocs: Int, retains: Int)? { nil }

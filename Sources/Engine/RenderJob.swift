@@ -26,6 +26,10 @@ public struct RenderJob {
     public var stemsDirectory: String?
     /// `--isolation`: where apps run when the graph does not say (docs/isolation.md).
     public var isolation: IsolationChoice = .auto
+    /// `--threads`: threads a cycle may run on, this one included (docs/parallel.md).
+    public var threads = 1
+    /// `--split`: when cycles are split across them.
+    public var splitting = CycleSplitting.whenItPays
 
     public init(graphPath: String, outputPath: String, seconds: Double) {
         self.graphPath = graphPath
@@ -51,8 +55,14 @@ public struct RenderJob {
         }
         let timeline = try loadTimeline(graph)
         let channels = try playbackChannels(graph)
-        let backend = OfflineBackend(sampleRate: Double(sampleRate), blockSize: blockSize,
-                                     probe: RealtimeProbe.fromEnvironment())
+        let backend: OfflineBackend
+        do {
+            backend = try OfflineBackend(sampleRate: Double(sampleRate), blockSize: blockSize,
+                                         probe: RealtimeProbe.fromEnvironment(), threads: threads,
+                                         splitting: splitting)
+        } catch {
+            throw EngineError(code: .io, message: "cannot render on \(threads) threads: \(error)")
+        }
         let builder = PlanBuilder(sampleRate: Double(sampleRate), maximumFrames: blockSize,
                                   gainRampSeconds: graph.policy.rampSeconds)
         // Offline is not real-time: a child gets a fixed second per cycle, so a slow machine is

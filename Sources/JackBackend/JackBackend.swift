@@ -19,6 +19,8 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
     var clientHandle: OpaquePointer { client }
     var cycleState: JackCycle { cycle }
     private let cycle: JackCycle
+    /// The worker threads of split cycles (JackBackend+Crew), stopped once no cycle runs.
+    var crewOwner: RenderCrew?
     /// Port records by short name (`tone.out`); never freed while the client is open.
     private var records: [String: UnsafeMutablePointer<PortRecord>] = [:]
     /// Maps a JACK port to its record for the port-connect callback, which runs on JACK's own
@@ -125,6 +127,7 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
             let record = try records[port.shortName] ?? register(port)
             plan.backendHandles[index] = UnsafeMutableRawPointer(record)
         }
+        crewOwner?.decide(plan, periodNanoseconds: Double(currentBufferSize) * 1e9 / sampleRate)
         cycle.exchange.publish(plan)
         tellLatency(of: plan)
     }
@@ -246,6 +249,7 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
             jack_client_close(client)
         }
         active = false
+        crewOwner?.stop()
         cycle.exchange.collect(audioStopped: true)
         for record in records.values {
             record.deinitialize(count: 1)

@@ -65,6 +65,8 @@ final class JackCycle: @unchecked Sendable {
     /// The share of the period one node may take, cycle after cycle, before it is bypassed
     /// (0 turns the guard off).
     var deadlineShare: Double = 0.5
+    /// The worker threads a cycle may be split across (docs/parallel.md); nil with one thread.
+    var crew: CrewHandle?
 
     init(probe: RealtimeProbe) {
         self.probe = probe
@@ -99,7 +101,8 @@ final class JackCycle: @unchecked Sendable {
                 plan.externalInputs[index] = connectedBuffer(handles[index], frames: frames).map { UnsafePointer($0) }
             }
             readMIDI(plan, handles: handles, frames: frames)
-            let tripped = Renderer.render(plan, context, metering: metering.load(ordering: .relaxed), deadline: deadline)
+            let tripped = Renderer.render(plan, context, metering: metering.load(ordering: .relaxed), deadline: deadline,
+                                          crew: crew, probe: probe)
             if tripped > 0 { deadlineFaults.add(Int64(tripped), ordering: .relaxed) }
             for index in 0..<plan.externalOutputs.count {
                 guard let out = connectedBuffer(handles[inputCount + index], frames: frames) else { continue }

@@ -16,38 +16,28 @@ public final class OfflineBackend: ControlBackend {
     public private(set) var transport = HostTransport.stopped
     /// MIDI messages to deliver at the start of the next cycle, by MIDI buffer index.
     private var pendingMIDI: [(buffer: Int, event: MIDIEvent)] = []
-    /// The worker threads a split cycle runs on (nil with one thread), and whether cycles are
-    /// split when it pays or always (docs/parallel.md).
+    /// The worker threads a split cycle runs on (nil with one thread; docs/parallel.md).
     private let crew: RenderCrew?
-    private let splitting: Splitting
-
-    public enum Splitting: Sendable {
-        /// When the steps' measured costs say it pays.
-        case whenItPays
-        /// Every cycle of a plan that can be split (tests: the same output as one thread).
-        case always
-    }
 
     /// One thread: cycles run on the thread that calls `renderCycle`.
     public convenience init(sampleRate: Double = 48_000, blockSize: Int = 256, probe: RealtimeProbe = .disabled) {
-        self.init(sampleRate: sampleRate, blockSize: blockSize, probe: probe, crew: nil, splitting: .whenItPays)
+        self.init(sampleRate: sampleRate, blockSize: blockSize, probe: probe, crew: nil)
     }
 
     /// `threads` counts the thread that calls `renderCycle`; more than one starts a crew of
     /// plain threads.
     public convenience init(sampleRate: Double = 48_000, blockSize: Int = 256, probe: RealtimeProbe = .disabled,
-                            threads: Int, splitting: Splitting = .whenItPays) throws(RenderCrew.CrewError) {
-        let crew = threads > 1 ? try RenderCrew(threads: threads, spawn: RenderCrew.plainThread) : nil
-        self.init(sampleRate: sampleRate, blockSize: blockSize, probe: probe, crew: crew, splitting: splitting)
+                            threads: Int, splitting: CycleSplitting = .whenItPays) throws(RenderCrew.CrewError) {
+        let crew = threads > 1 ? try RenderCrew(threads: threads, splitting: splitting, spawn: RenderCrew.plainThread) : nil
+        self.init(sampleRate: sampleRate, blockSize: blockSize, probe: probe, crew: crew)
     }
 
-    private init(sampleRate: Double, blockSize: Int, probe: RealtimeProbe, crew: RenderCrew?, splitting: Splitting) {
+    private init(sampleRate: Double, blockSize: Int, probe: RealtimeProbe, crew: RenderCrew?) {
         precondition(sampleRate > 0 && blockSize > 0, "sample rate and block size must be positive")
         self.sampleRate = sampleRate
         self.maximumFrames = blockSize
         self.probe = probe
         self.crew = crew
-        self.splitting = splitting
     }
 
     /// Threads a cycle may run on, this one included.
@@ -71,6 +61,7 @@ public final class OfflineBackend: ControlBackend {
 
     public func install(_ plan: RenderPlan) {
         precondition(plan.maximumFrames >= maximumFrames, "plan compiled for smaller cycles")
+        crew?.decide(plan, periodNanoseconds: nil)
         exchange.publish(plan)
         exchange.collect(audioStopped: true)
     }
@@ -114,22 +105,18 @@ public final class OfflineBackend: ControlBackend {
         probe.begin()
         // As live: denormals flushed while rendering, and the caller's thread given back as it was.
         let floatEnvironment = FloatEnvironment.flushDenormals()
-        let crew = crew?.handle
+        let handle = crew?.handle
         let rendered = exchange.withCurrentPlan(context) { plan in
-            Renderer.render(plan, context, crew: crew, probe: probe)
+            Renderer.render(plan, context, crew: handle, probe: probe)
         }
         FloatEnvironment.restore(floatEnvironment)
         probe.end()
         guard rendered else { return nil }
         sampleTime &+= Int64(frames)
         cycleCount += 1
-        if let plan = exchange.currentPlan, let crew = self.crew {
-            switch splitting {
-            case .always: plan.forceSplit(true)
-            case .whenItPays where cycleCount % RenderPlan.sampleInterval == 1:
-                plan.updateSplit(threads: crew.threadCount, periodNanoseconds: nil)
-            case .whenItPays: break
-            }
+        // Offline, the caller's thread is the control side too: right after a sampled cycle.
+        if let plan = exchange.currentPlan, let crew, cycleCount % RenderPlan.sampleInterval == 1 {
+            crew.decide(plan, periodNanoseconds: nil)
         }
         if transport.isPlaying {
             transport.sampleTime &+= Int64(frames)

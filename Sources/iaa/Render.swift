@@ -49,6 +49,8 @@ struct Render: ParsableCommand {
                                valueName: "auto|process|none"))
     var isolation: IsolationChoice = .auto
 
+    @OptionGroup var threading: ThreadOptions
+
     @Option(help: "Sample format: float32, pcm24 or pcm16 (default: what the container holds best: float32 for .wav, pcm24 for .flac, .aiff and .ogg).")
     var format: Format?
 
@@ -81,6 +83,8 @@ struct Render: ParsableCommand {
         job.logPath = log
         job.stemsDirectory = stems
         job.isolation = isolation
+        job.threads = threading.count
+        job.splitting = threading.split
         let progress = Progress(seconds: duration.seconds, terminal: StandardError.isTerminal)
         do {
             let summary = try job.run(progress: progress.update)

@@ -40,6 +40,8 @@ struct Run: ParsableCommand {
                                valueName: "auto|process|none"))
     var isolation: IsolationChoice = .auto
 
+    @OptionGroup var threading: ThreadOptions
+
     @Flag(help: "Start from the graph file, replacing the state kept for this client (docs/state.md).")
     var fresh = false
 
@@ -66,6 +68,8 @@ struct Run: ParsableCommand {
         options.grantsPath = grants
         options.watchLibraries = watch
         options.isolation = isolation
+        options.threads = threading.count
+        options.splitting = threading.split
         options.keepState = !noState
         options.fresh = fresh
         options.stateFolder = stateFolder

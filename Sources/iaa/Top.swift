@@ -38,7 +38,12 @@ struct Top: ParsableCommand {
 /// One `top` update as a table.
 enum TopTable {
     static func text(_ update: TopUpdate) -> String {
-        let header = "iaa top   period \(Output.fixed(update.period * 1000, decimals: 2)) ms   xruns \(update.xruns)"
+        var header = "iaa top   period \(Output.fixed(update.period * 1000, decimals: 2)) ms   xruns \(update.xruns)"
+        if !update.workers.isEmpty {
+            // JACK's thread and each worker: split cycles, or the workers idle.
+            let shares = update.workers.enumerated().map { "worker \($0.offset + 1) \(Output.fixed($0.element * 100, decimals: 1)) %" }
+            header += "   threads \(update.workers.count + 1), " + (update.split ? "split: " + shares.joined(separator: ", ") : "not split")
+        }
         let width = max(4, update.apps.map(\.id.count).max() ?? 0) + 2
         var lines = [Output.styled(header, .bold), "",
                      Output.styled(column("BUSY", 9) + column("B/Q", 8) + column("PEAK", 11) + "APP".padding(toLength: width, withPad: " ", startingAt: 0) + "STATE", .bold)]

@@ -85,6 +85,16 @@ extension JackIntegration {
             #expect(counts.retains == 0)
         }
 
+        @Test("split cycles too: the audio thread and the worker thread render every cycle together with no allocation and no retain on either (release build)",
+              arguments: [("graphs/demo.json", "tone-gain.in"), ("graphs/studio.json", "filter.in"), ("graphs/latency.json", "mix.in_1")])
+        func splitCyclesAreClean(graph: String, input: String) throws {
+            let counts = try playAndCount(binary: Repository.releaseBinary, client: "t-rt-split", graph: graph, connect: input,
+                                          arguments: ["--threads", "2", "--split", "always"])
+            #expect(counts.cycles > 100, "only \(counts.cycles) cycles ran")
+            #expect(counts.mallocs == 0)
+            #expect(counts.retains == 0)
+        }
+
         @Test("the counter does count on the audio thread (a debug build retains there)")
         func counterSeesDebugRetains() throws {
             let counts = try playAndCount(binary: Repository.debugBinary, client: "t-rt-debug")
@@ -92,13 +102,14 @@ extension JackIntegration {
             #expect(counts.retains > 0, "the probe saw nothing; it would not catch a real retain either")
         }
 
-        @Test("offline rendering of the same plans, with their timelines, is clean too (release build)",
-              arguments: ["demo", "headunit", "studio", "effects", "programs"])
-        func offlineRenderIsClean(name: String) throws {
+        @Test("offline rendering of the same plans, with their timelines, is clean too, on one thread and split across two (release build)",
+              arguments: ["demo", "headunit", "studio", "effects", "programs"], [false, true])
+        func offlineRenderIsClean(name: String, split: Bool) throws {
             let library = try Self.buildCounter()
             let directory = try JackHarness.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             var arguments = ["render", Repository.path("graphs/\(name).json"), "-o", directory.appendingPathComponent("x.wav").path, "-d", "2"]
+                + (split ? ["--threads", "2", "--split", "always"] : ["--threads", "1"])
             if FileManager.default.fileExists(atPath: Repository.path("graphs/\(name).timeline.json")) {
                 arguments += ["--timeline", Repository.path("graphs/\(name).timeline.json")]
             }

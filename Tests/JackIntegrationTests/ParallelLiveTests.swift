@@ -1,0 +1,83 @@
+import ControlSocket
+import Foundation
+import Testing
+import TestKit
+
+extension JackIntegration {
+    /// Cycles split across JACK's thread and a worker thread created with
+    /// `jack_client_create_thread` (docs/parallel.md), against a real server.
+    @Suite("Parallel rendering, live", .serialized,
+           .enabled(if: JackHarness.server != nil, "needs the private JACK server that tools/test starts"))
+    struct ParallelLiveTests {
+        typealias Running = ControlPlaneTests.Running
+
+        /// Four oscillators of amplitude 0.25 at different frequencies, each through a gain, into
+        /// a mixer: four independent branches.
+        static let graph = """
+            { "format": "iaa-graph/1", "name": "branches",
+              "apps": [ { "id": "o1", "plugin": "builtin:oscillator", "params": { "frequency": 220, "amplitude": 0.25 } },
+                        { "id": "o2", "plugin": "builtin:oscillator", "params": { "frequency": 331, "amplitude": 0.25 } },
+                        { "id": "o3", "plugin": "builtin:oscillator", "params": { "frequency": 447, "amplitude": 0.25 } },
+                        { "id": "o4", "plugin": "builtin:oscillator", "params": { "frequency": 563, "amplitude": 0.25 } },
+                        { "id": "g1", "plugin": "builtin:gain" }, { "id": "g2", "plugin": "builtin:gain" },
+                        { "id": "g3", "plugin": "builtin:gain" }, { "id": "g4", "plugin": "builtin:gain" },
+                        { "id": "mix", "plugin": "builtin:mixer", "params": { "inputs": 4 } } ],
+              "connections": [ { "from": "o1:out", "to": "g1:in" }, { "from": "o2:out", "to": "g2:in" },
+                               { "from": "o3:out", "to": "g3:in" }, { "from": "o4:out", "to": "g4:in" },
+                               { "from": "g1:out", "to": "mix:in_1" }, { "from": "g2:out", "to": "mix:in_2" },
+                               { "from": "g3:out", "to": "mix:in_3" }, { "from": "g4:out", "to": "mix:in_4" } ] }
+            """
+
+        @Test("--threads 2 --split always: every cycle is split, the worker runs steps, and the mix is as loud as four tones")
+        func splitCycles() throws {
+            let directory = try JackHarness.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let path = directory.appendingPathComponent("branches.json").path
+            try Self.graph.write(toFile: path, atomically: true, encoding: .utf8)
+            let running = try Running(graph: path, client: "t-par", arguments: ["--threads", "2", "--split", "always"])
+            defer { running.stop() }
+            func render() throws -> ControlJSON? { try running.result("status")["render"] }
+            #expect(try waitUntil(seconds: 5) { (try render()?["workers"]?.arrayValue?.first?["steps"]?.intValue ?? 0) > 0 })
+            let first = try #require(try render())
+            #expect(first["threads"]?.intValue == 2)
+            #expect(first["split"]?.boolValue == true)
+            let steps = first["workers"]?.arrayValue?.first?["steps"]?.intValue ?? 0
+            #expect(try waitUntil(seconds: 5) { (try render()?["workers"]?.arrayValue?.first?["steps"]?.intValue ?? 0) > steps },
+                    "the worker goes on taking steps")
+            // Recorded by a JACK client: four tones of amplitude 0.25, each of RMS 0.25 / √2,
+            // add up in power to an RMS of 0.25 · √2.
+            let heard = try runCommand("/usr/bin/python3", ["-c", """
+                import jack, numpy, time
+                c = jack.Client("t-par-peer", no_start_server=True)
+                into = c.inports.register("in")
+                taken = []
+                @c.set_process_callback
+                def process(frames):
+                    taken.append(into.get_array().copy())
+                c.activate()
+                c.connect("t-par:mix.out", into)
+                time.sleep(1.0)
+                c.deactivate()
+                signal = numpy.concatenate(taken)[-int(0.5 * c.samplerate):]
+                print(float(numpy.sqrt(numpy.mean(signal * signal))))
+                """])
+            try #require(heard.status == 0, "\(heard.output)")
+            let rms = try #require(Double(heard.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(heard.output)")
+            #expect(abs(rms - 0.25 * 2.0.squareRoot()) < 0.01, "mixer RMS \(rms)")
+        }
+
+        @Test("--threads 1: no worker, nothing split")
+        func oneThread() throws {
+            let directory = try JackHarness.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let path = directory.appendingPathComponent("branches.json").path
+            try Self.graph.write(toFile: path, atomically: true, encoding: .utf8)
+            let running = try Running(graph: path, client: "t-par1", arguments: ["--threads", "1", "--split", "always"])
+            defer { running.stop() }
+            let render = try #require(try running.result("status")["render"])
+            #expect(render["threads"]?.intValue == 1)
+            #expect(render["split"]?.boolValue == false)
+            #expect(render["workers"]?.arrayValue?.isEmpty == true)
+        }
+    }
+}

@@ -95,6 +95,15 @@ public final class RenderCrew: @unchecked Sendable {
     /// How many steps each worker has run since it started. Control side.
     public var workerSteps: [Int] { (0..<handle.workers).map { handle.seats[$0].steps.load(ordering: .relaxed) } }
 
+    /// Lets the workers go without waiting for them, when the audio thread may have died inside
+    /// a cycle (the server went away): an idle worker returns, one waiting for a step that will
+    /// never come stays asleep. The crew's memory must then outlive it (the backend keeps it).
+    public func abandon() {
+        iaa_crew_stop(handle.crew)
+        for thread in threads { pthread_detach(thread) }
+        threads = []
+    }
+
     /// Stops and joins the workers; the backend calls it once no cycle runs any more.
     public func stop() {
         guard !threads.isEmpty else { return }

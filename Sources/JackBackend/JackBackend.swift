@@ -237,6 +237,7 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
     /// kept (the dead client's callbacks may still hold it).
     public func abandon() {
         closed = true
+        crewOwner?.abandon()
     }
 
     /// Stops processing, removes our metadata and closes the client (which unregisters every port).

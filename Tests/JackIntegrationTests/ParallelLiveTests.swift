@@ -28,14 +28,21 @@ extension JackIntegration {
                                { "from": "g3:out", "to": "mix:in_3" }, { "from": "g4:out", "to": "mix:in_4" } ] }
             """
 
+        /// The engine running `graph` as `client` with `arguments`; its folder goes with it.
+        static func start(client: String, _ arguments: [String]) throws -> (Running, URL) {
+            let directory = try JackHarness.temporaryDirectory()
+            let path = directory.appendingPathComponent("branches.json").path
+            try graph.write(toFile: path, atomically: true, encoding: .utf8)
+            return (try Running(graph: path, client: client, arguments: arguments), directory)
+        }
+
         @Test("--threads 2 --split always: every cycle is split, the worker runs steps, and the mix is as loud as four tones")
         func splitCycles() throws {
-            let directory = try JackHarness.temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let path = directory.appendingPathComponent("branches.json").path
-            try Self.graph.write(toFile: path, atomically: true, encoding: .utf8)
-            let running = try Running(graph: path, client: "t-par", arguments: ["--threads", "2", "--split", "always"])
-            defer { running.stop() }
+            let (running, directory) = try Self.start(client: "t-par", ["--threads", "2", "--split", "always"])
+            defer {
+                running.stop()
+                try? FileManager.default.removeItem(at: directory)
+            }
             func render() throws -> ControlJSON? { try running.result("status")["render"] }
             #expect(try waitUntil(seconds: 5) { (try render()?["workers"]?.arrayValue?.first?["steps"]?.intValue ?? 0) > 0 })
             let first = try #require(try render())
@@ -68,12 +75,11 @@ extension JackIntegration {
 
         @Test("--threads 1: no worker, nothing split")
         func oneThread() throws {
-            let directory = try JackHarness.temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let path = directory.appendingPathComponent("branches.json").path
-            try Self.graph.write(toFile: path, atomically: true, encoding: .utf8)
-            let running = try Running(graph: path, client: "t-par1", arguments: ["--threads", "1", "--split", "always"])
-            defer { running.stop() }
+            let (running, directory) = try Self.start(client: "t-par1", ["--threads", "1", "--split", "always"])
+            defer {
+                running.stop()
+                try? FileManager.default.removeItem(at: directory)
+            }
             let render = try #require(try running.result("status")["render"])
             #expect(render["threads"]?.intValue == 1)
             #expect(render["split"]?.boolValue == false)

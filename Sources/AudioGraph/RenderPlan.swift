@@ -75,7 +75,7 @@ public final class RenderPlan: @unchecked Sendable {
     private let splits = Atomic<Bool>(false)
     /// Leader only: cycles rendered, so that one in `sampleInterval` times each step's cost.
     private let renderedCycles: UnsafeMutablePointer<Int>
-    public static let sampleInterval = 64
+    public static let sampleInterval = 256
 
     init(generation: UInt64, sampleRate: Double, maximumFrames: Int, tables: PlanTables, slots: [NodeSlot]) {
         self.generation = generation

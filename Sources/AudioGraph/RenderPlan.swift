@@ -75,6 +75,12 @@ public final class RenderPlan: @unchecked Sendable {
     private let splits = Atomic<Bool>(false)
     /// Leader only: cycles rendered, so that one in `sampleInterval` times each step's cost.
     private let renderedCycles: UnsafeMutablePointer<Int>
+    /// Cycles whose steps' costs were sampled, counted by the leader after each.
+    private let sampledCycles = Atomic<Int>(0)
+    /// Control side: each step's cost as the split decision sees it (ns; 0 before a sample) and
+    /// the samples folded into it.
+    private var costEstimates: [Double] = []
+    private var foldedSamples = 0
     public static let sampleInterval = 256
 
     init(generation: UInt64, sampleRate: Double, maximumFrames: Int, tables: PlanTables, slots: [NodeSlot]) {
@@ -208,6 +214,25 @@ public final class RenderPlan: @unchecked Sendable {
         return renderedCycles.pointee % Self.sampleInterval == 1
     }
 
+    /// Leader: the cycle that timed each step has ended.
+    /// - Realtime: safe.
+    func noteCostsSampled() { sampledCycles.add(1, ordering: .releasing) }
+
+    /// Folds a new sample of each step's time into its estimate: a lower time is taken at once,
+    /// a higher one an eighth of the way, so that a step the system preempted once (its time then
+    /// counts the preemption) does not make a light graph look heavy. Control side.
+    private func foldCostSamples() {
+        let samples = sampledCycles.load(ordering: .acquiring)
+        guard samples != foldedSamples else { return }
+        foldedSamples = samples
+        if costEstimates.isEmpty { costEstimates = Array(repeating: 0, count: steps.count) }
+        for step in steps.indices {
+            let sample = Double(meterTimes[step].load(ordering: .relaxed))
+            let estimate = costEstimates[step]
+            costEstimates[step] = estimate == 0 || sample < estimate ? sample : estimate + (sample - estimate) / 8
+        }
+    }
+
     /// Decides from the steps' sampled costs whether splitting this plan's cycles across
     /// `threads` threads pays (docs/parallel.md, "When it pays"); `periodNanoseconds` is nil
     /// offline. Returns the decision. Control side, any time.
@@ -217,7 +242,9 @@ public final class RenderPlan: @unchecked Sendable {
             splits.store(false, ordering: .relaxed)
             return false
         }
-        let work = schedule.work { Double(self.meterTimes[$0].load(ordering: .relaxed)) }
+        foldCostSamples()
+        guard !costEstimates.isEmpty else { return isSplit }
+        let work = schedule.work { self.costEstimates[$0] }
         let pays = StepSchedule.pays(total: work.total, critical: work.critical, threads: threads,
                                      periodNanoseconds: periodNanoseconds, splitting: isSplit)
         splits.store(pays, ordering: .relaxed)

@@ -29,6 +29,7 @@ public enum Renderer {
         }
         iaa_note_step(plan.stepNote, -1)
         iaa_note_rendering(nil)
+        if timing.sampling { plan.noteCostsSampled() }
         return tripped
     }
 

@@ -125,7 +125,7 @@ struct ParallelRenderTests {
         let backend = try OfflineBackend(sampleRate: 48_000, blockSize: 128, threads: 2)
         let plan = try PlanBuilder(sampleRate: 48_000, maximumFrames: 128).plan(for: graph, fresh: true)
         backend.install(plan)
-        for _ in 0..<(3 * RenderPlan.sampleInterval) { backend.renderCycle(frames: 128) }
+        for _ in 0..<(6 * RenderPlan.sampleInterval) { backend.renderCycle(frames: 128) }
         #expect(!plan.isSplit, "a few µs of work is not worth a hand-over")
         #expect(!plan.updateSplit(threads: 2, periodNanoseconds: nil))
     }

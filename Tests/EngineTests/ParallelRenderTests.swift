@@ -3,6 +3,8 @@ import Engine
 import GraphFormat
 import NodeKit
 import OfflineBackend
+import Foundation
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -128,6 +130,71 @@ struct ParallelRenderTests {
         for _ in 0..<(6 * RenderPlan.sampleInterval) { backend.renderCycle(frames: 128) }
         #expect(!plan.isSplit, "a few µs of work is not worth a hand-over")
         #expect(!plan.updateSplit(threads: 2, periodNanoseconds: nil))
+    }
+}
+
+extension ParallelRenderTests {
+    /// `lp1` of a four-voice graph made by `make`, rendered split across two threads.
+    static func splitPlan(_ make: @escaping () -> any AudioNode) throws -> (RenderPlan, RenderCrew) {
+        let builder = PlanBuilder(sampleRate: 48_000, maximumFrames: 128)
+        builder.instances.nodeFactory = { app in app.id == "lp1" ? make() : try app.type.makeNode(app.configuration) }
+        let plan = try builder.plan(for: try wideGraph(voices: 4), fresh: true)
+        let crew = try RenderCrew(threads: 2, splitting: .always, spawn: RenderCrew.plainThread)
+        crew.decide(plan, periodNanoseconds: nil)
+        return (plan, crew)
+    }
+
+    @Test("split cycles keep the deadline guard: a node over budget in 3 cycles running is faulted, on whichever thread it ran")
+    func deadlineOnSplitCycles() throws {
+        let (plan, crew) = try Self.splitPlan { Sleeper(microseconds: 3_000) }
+        #expect(plan.isSplit)
+        var tripped = 0
+        for cycle in 0..<5 {
+            tripped += Renderer.render(plan, RenderContext(frames: 128, sampleTime: Int64(cycle * 128)),
+                                       deadline: DeadlineCheck(budget: 1_000_000, cycle: Int64(cycle)), crew: crew.handle)
+        }
+        #expect(tripped == 1)
+        #expect(plan.slot(for: "lp1")?.isFaulted == true)
+        #expect(plan.slot(for: "lp2")?.isFaulted == false)
+    }
+
+    @Test("a node stuck in a split cycle is named, whichever thread it is stuck on")
+    func stallOnSplitCycles() throws {
+        let gate = Gate()
+        let (plan, crew) = try Self.splitPlan { gate }
+        let done = Gate()
+        let renderer = Thread {
+            Renderer.render(plan, RenderContext(frames: 128, sampleTime: 0), crew: crew.handle)
+            done.open.store(true, ordering: .releasing)
+        }
+        renderer.start()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while plan.runningApp != "lp1" && ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(plan.runningApp == "lp1")
+        gate.open.store(true, ordering: .releasing)
+        while !done.open.load(ordering: .acquiring) && ContinuousClock.now < deadline + .seconds(5) { usleep(1_000) }
+        let ended = done.open.load(ordering: .acquiring)
+        #expect(ended, "the cycle ended once the node returned")
+        #expect(plan.runningApp == nil)
+    }
+}
+
+/// A node that takes `microseconds` every cycle: test only (it blocks).
+private final class Sleeper: AudioNode {
+    let microseconds: UInt32
+    init(microseconds: UInt32) { self.microseconds = microseconds }
+    func process(_ context: ProcessContext) {
+        usleep(microseconds)
+        for index in 0..<context.outputs.count { context.outputs[index].update(repeating: 0) }
+    }
+}
+
+/// A node that does not return until it is let go (and a flag for the test's own thread): test only.
+private final class Gate: AudioNode, @unchecked Sendable {
+    let open = Atomic<Bool>(false)
+    func process(_ context: ProcessContext) {
+        while !open.load(ordering: .acquiring) { usleep(100) }
+        for index in 0..<context.outputs.count { context.outputs[index].update(repeating: 0) }
     }
 }
 

@@ -187,7 +187,15 @@ extension JackIntegration {
             let engine = try EngineProcess(graph: graphFile, client: "t-expose", arguments: ["--socket", socket])
             defer { engine.stop() }
             // tone-gain:in by the pattern, mix:out because jack.connections wires it to @playback.
-            #expect(try jackPorts().filter { $0.hasPrefix("t-expose:") }.sorted() == ["t-expose:mix.out", "t-expose:tone-gain.in"])
+            // Polled: under a loaded test run jack_lsp can answer before the server has taken
+            // every registration in.
+            let expected = ["t-expose:mix.out", "t-expose:tone-gain.in"]
+            var ports: [String] = []
+            _ = try waitUntil(seconds: 5) {
+                ports = try jackPorts().filter { $0.hasPrefix("t-expose:") }.sorted()
+                return ports == expected
+            }
+            #expect(ports == expected)
             let client = try ControlClient(path: socket)
             guard case .failure(let error) = try client.call("connect", params: ["from": "tone:out", "to": "system:playback_1"]) else {
                 Issue.record("a port that is not exposed was connected")

@@ -53,6 +53,37 @@ extension JackIntegration {
                     "the worker goes on taking steps")
             // Recorded by a JACK client: four tones of amplitude 0.25, each of RMS 0.25 / √2,
             // add up in power to an RMS of 0.25 · √2.
+            let rms = try Self.recordedRMS("t-par:mix.out")
+            #expect(abs(rms - 0.25 * 2.0.squareRoot()) < 0.01, "mixer RMS \(rms)")
+        }
+
+        @Test("apply while every cycle is split: the new plan, a fifth branch, is split and plays")
+        func applyWhileSplit() throws {
+            let (running, directory) = try Self.start(client: "t-par-apply", ["--threads", "2", "--split", "always"])
+            defer {
+                running.stop()
+                try? FileManager.default.removeItem(at: directory)
+            }
+            func workerSteps() throws -> Int { try running.result("status")["render"]?["workers"]?.arrayValue?.first?["steps"]?.intValue ?? 0 }
+            #expect(try waitUntil(seconds: 5) { try workerSteps() > 0 })
+            let fifth = Self.graph
+                .replacingOccurrences(of: #""params": { "inputs": 4 } }"#,
+                                      with: #""params": { "inputs": 5 } }, { "id": "o5", "plugin": "builtin:oscillator", "params": { "frequency": 677, "amplitude": 0.25 } }, { "id": "g5", "plugin": "builtin:gain" }"#)
+                .replacingOccurrences(of: #"{ "from": "g4:out", "to": "mix:in_4" }"#,
+                                      with: #"{ "from": "g4:out", "to": "mix:in_4" }, { "from": "o5:out", "to": "g5:in" }, { "from": "g5:out", "to": "mix:in_5" }"#)
+            _ = try running.result("apply", ["text": .string(fifth), "file": "branches.json"])
+            let apps = try running.result("status")["apps"]?.arrayValue ?? []
+            #expect(apps.contains { $0["id"]?.stringValue == "g5" })
+            let before = try workerSteps()
+            #expect(try waitUntil(seconds: 5) { try workerSteps() > before }, "the worker takes steps of the new plan")
+            #expect(try running.result("status")["render"]?["split"]?.boolValue == true)
+            // Five tones of amplitude 0.25: an RMS of 0.25 · √(5/2).
+            let rms = try Self.recordedRMS("t-par-apply:mix.out")
+            #expect(abs(rms - 0.25 * (2.5).squareRoot()) < 0.01, "mixer RMS \(rms)")
+        }
+
+        /// The RMS of half a second of `port`, recorded by a python3-jack-client client.
+        static func recordedRMS(_ port: String) throws -> Double {
             let heard = try runCommand("/usr/bin/python3", ["-c", """
                 import jack, numpy, time
                 c = jack.Client("t-par-peer", no_start_server=True)
@@ -62,15 +93,14 @@ extension JackIntegration {
                 def process(frames):
                     taken.append(into.get_array().copy())
                 c.activate()
-                c.connect("t-par:mix.out", into)
+                c.connect("\(port)", into)
                 time.sleep(1.0)
                 c.deactivate()
                 signal = numpy.concatenate(taken)[-int(0.5 * c.samplerate):]
                 print(float(numpy.sqrt(numpy.mean(signal * signal))))
                 """])
             try #require(heard.status == 0, "\(heard.output)")
-            let rms = try #require(Double(heard.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(heard.output)")
-            #expect(abs(rms - 0.25 * 2.0.squareRoot()) < 0.01, "mixer RMS \(rms)")
+            return try #require(Double(heard.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(heard.output)")
         }
 
         @Test("--threads 1: no worker, nothing split")

@@ -24,15 +24,20 @@ public struct LatencyPaths: Sendable, Equatable {
         /// Its exposed audio inputs whose outside signal enters here (not a program's own port,
         /// whose latency is the app's `own`), with the delay compensation gives that signal, and
         /// every exposed audio input.
-        var entryInputs: [Link] = []
-        var inputs: [Link] = []
+        var entryInputs: [Entrance] = []
+        var inputs: [Entrance] = []
         var outputs: [Int] = []
     }
 
-    /// One connection seen from one end: the app at the other end (or, for an outside signal,
-    /// the external port), and its compensation delay.
+    /// One connection seen from one end: the app at the other end, and its compensation delay.
     struct Link: Sendable, Equatable {
         var app: Int
+        var delay: Int
+    }
+
+    /// One exposed input port (its external port index) and the delay its outside signal gets.
+    struct Entrance: Sendable, Equatable {
+        var port: Int
         var delay: Int
     }
 
@@ -58,9 +63,9 @@ public struct LatencyPaths: Sendable, Equatable {
             case .input:
                 guard let portIndex = graph.apps[app].layout.inputs.firstIndex(where: { $0.name == port.portName }) else { continue }
                 let delayed = CompensationLines.hasOutsideEntry(graph, app: app, port: portIndex)
-                let link = Link(app: index, delay: delayed ? latency.outsideDelay(app) : 0)
-                entries[app].inputs.append(link)
-                if !graph.apps[app].layout.inputs[portIndex].programEnd { entries[app].entryInputs.append(link) }
+                let entrance = Entrance(port: index, delay: delayed ? latency.outsideDelay(app) : 0)
+                entries[app].inputs.append(entrance)
+                if !graph.apps[app].layout.inputs[portIndex].programEnd { entries[app].entryInputs.append(entrance) }
             case .output:
                 entries[app].outputs.append(index)
             }
@@ -80,7 +85,7 @@ public struct LatencyPaths: Sendable, Equatable {
             let entry = entries[app]
             var range: ClosedRange<Int>? = nil
             for port in entry.entryInputs {
-                range = Self.union(range, inputs(port.app).map { Self.shifted($0, by: port.delay) })
+                range = Self.union(range, inputs(port.port).map { Self.shifted($0, by: port.delay) })
             }
             for source in entry.sources {
                 range = Self.union(range, Self.shifted(arrival[source.app], by: entries[source.app].own + source.delay))
@@ -108,7 +113,7 @@ public struct LatencyPaths: Sendable, Equatable {
             }
             leaving[app] = range ?? 0...0
             let heard = Self.shifted(leaving[app], by: entry.program ? 0 : entry.own)
-            for port in entry.inputs { result[port.app] = Self.shifted(heard, by: port.delay) }
+            for port in entry.inputs { result[port.port] = Self.shifted(heard, by: port.delay) }
         }
         return result
     }

@@ -36,9 +36,7 @@ public final class RenderCrew: @unchecked Sendable {
         crew.initialize(to: iaa_crew())
         let job = UnsafeMutablePointer<CrewJob>.allocate(capacity: 1)
         let seats = UnsafeMutablePointer<WorkerSeat>.allocate(capacity: max(workers, 1))
-        let busy = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: max(workers, 1))
-        for index in 0..<max(workers, 1) { (busy + index).initialize(to: Atomic(0)) }
-        handle = CrewHandle(crew: crew, job: job, seats: seats, busy: busy, workers: workers)
+        handle = CrewHandle(crew: crew, job: job, seats: seats, workers: workers)
         for index in 0..<workers { (seats + index).initialize(to: WorkerSeat(handle: handle, index: index, tripped: 0)) }
         for index in 0..<workers {
             switch spawn(workerEntry, UnsafeMutableRawPointer(seats + index)) {
@@ -56,8 +54,6 @@ public final class RenderCrew: @unchecked Sendable {
         handle.job.deallocate()
         handle.seats.deinitialize(count: handle.workers)
         handle.seats.deallocate()
-        handle.busy.deinitialize(count: max(handle.workers, 1))
-        handle.busy.deallocate()
     }
 
     /// `--threads 0`: one thread per online core, at most `maximumWorkers + 1`.
@@ -79,7 +75,7 @@ public final class RenderCrew: @unchecked Sendable {
 
     /// Each worker's time in the last cycle it joined (seconds), for `iaa top`. Control side.
     public var workerBusySeconds: [Double] {
-        (0..<handle.workers).map { Double(handle.busy[$0].load(ordering: .relaxed)) / 1e9 }
+        (0..<handle.workers).map { Double(handle.seats[$0].busy.load(ordering: .relaxed)) / 1e9 }
     }
 
     /// Decides whether `plan`'s cycles are split, as `splitting` says: from its steps' sampled
@@ -126,7 +122,6 @@ public struct CrewHandle: BitwiseCopyable {
     let crew: UnsafeMutablePointer<iaa_crew>
     let job: UnsafeMutablePointer<CrewJob>
     let seats: UnsafeMutablePointer<WorkerSeat>
-    let busy: UnsafeMutablePointer<Atomic<UInt64>>
     let workers: Int
 }
 
@@ -146,8 +141,10 @@ struct WorkerSeat: ~Copyable {
     let handle: CrewHandle
     let index: Int
     var tripped: Int
-    /// Steps it has run since it started (read by the control side, so atomic).
+    /// Steps it has run since it started, and its time in the last cycle it joined (ns); read
+    /// by the control side, so atomic.
     let steps = Atomic<Int>(0)
+    let busy = Atomic<UInt64>(0)
 }
 
 /// A worker thread: waits for a cycle, joins it, renders steps until every ticket is taken,
@@ -171,7 +168,7 @@ private let workerEntry: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMuta
         seat.pointee.steps.add(steps, ordering: .relaxed)
         iaa_note_rendering(nil)
         seat.pointee.tripped = tripped
-        handle.busy[index].store(MonotonicClock.nanoseconds() &- started, ordering: .relaxed)
+        seat.pointee.busy.store(MonotonicClock.nanoseconds() &- started, ordering: .relaxed)
         job.probe.end()
         iaa_crew_leave(handle.crew)
     }

@@ -46,10 +46,14 @@ public final class RenderPlan: @unchecked Sendable {
     /// For each exposed MIDI port (after the audio ports in `externalPorts`), the MIDI buffer it
     /// feeds: a flat table the audio thread can read.
     public let externalMIDITargets: UnsafeMutableBufferPointer<Int>
-    /// Per step (topological order): the last cycle's processing time in nanoseconds and the
-    /// output peak since it was last read, written by the audio thread only while metering.
+    /// Per step (topological order): the last cycle's processing time in nanoseconds, and since
+    /// the control side last took them, the output peak (Float bits) and the energy: the sum over
+    /// frames of the outputs' mean square (Float bits, high half) with the number of frames (low
+    /// half), one word so a reader never sees one without the other. Written by the audio thread
+    /// only while metering (``StepMeter``).
     let meterTimes: UnsafeMutablePointer<Atomic<UInt64>>
     let meterPeaks: UnsafeMutablePointer<Atomic<UInt32>>
+    let meterEnergies: UnsafeMutablePointer<Atomic<UInt64>>
     private let stepOfApp: [String: Int]
     /// The app ids in step order (C strings) and the step being rendered (`iaa_thread_notes.h`):
     /// the control side names the app a stalled cycle is stuck in, and a crash in a node is named
@@ -104,9 +108,11 @@ public final class RenderPlan: @unchecked Sendable {
         let stepCount = max(tables.steps.count, 1)
         meterTimes = .allocate(capacity: stepCount)
         meterPeaks = .allocate(capacity: stepCount)
+        meterEnergies = .allocate(capacity: stepCount)
         for index in 0..<stepCount {
             (meterTimes + index).initialize(to: Atomic(0))
             (meterPeaks + index).initialize(to: Atomic(0))
+            (meterEnergies + index).initialize(to: Atomic(0))
         }
         let names = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: max(tables.steps.count, 1))
         for index in tables.steps.indices {
@@ -161,6 +167,8 @@ public final class RenderPlan: @unchecked Sendable {
         meterTimes.deallocate()
         meterPeaks.deinitialize(count: max(steps.count, 1))
         meterPeaks.deallocate()
+        meterEnergies.deinitialize(count: max(steps.count, 1))
+        meterEnergies.deallocate()
         arena.deallocate()
         delays.deallocate()
     }
@@ -179,13 +187,15 @@ public final class RenderPlan: @unchecked Sendable {
     /// Number of node steps, for status displays and tests.
     public var stepCount: Int { steps.count }
 
-    /// `appID`'s processing time in the last metered cycle (seconds) and its output peak since the
-    /// previous call (linear), or nil for an app this plan does not render. Control side.
-    public func takeMeter(app appID: String) -> (seconds: Double, peak: Float)? {
+    /// `appID`'s processing time in the last metered cycle, and its output's peak and energy
+    /// since the previous call; nil for an app this plan does not render. Control side.
+    public func takeMeter(app appID: String) -> StepMeter? {
         guard let step = stepOfApp[appID] else { return nil }
         let nanos = meterTimes[step].load(ordering: .relaxed)
         let peak = Float(bitPattern: meterPeaks[step].exchange(0, ordering: .relaxed))
-        return (Double(nanos) / 1e9, peak)
+        let energy = meterEnergies[step].exchange(0, ordering: .relaxed)
+        return StepMeter(seconds: Double(nanos) / 1e9, peak: peak, energy: Float(bitPattern: UInt32(truncatingIfNeeded: energy >> 32)),
+                         frames: Int(UInt32(truncatingIfNeeded: energy)))
     }
 
     /// The app whose node the audio thread, or a worker of a split cycle, is running now, if any.

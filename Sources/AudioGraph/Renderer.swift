@@ -90,7 +90,7 @@ public enum Renderer {
         guard timing.timed else { return false }
         let elapsed = MonotonicClock.nanoseconds() &- started
         if timing.metering || timing.sampling { plan.meterTimes[stepIndex].store(elapsed, ordering: .relaxed) }
-        if timing.metering { meterPeak(plan, step: stepIndex, frames: frames) }
+        if timing.metering { meter(plan, step: stepIndex, frames: frames) }
         return deadline.budget > 0 && step.slot._withUnsafeGuaranteedRef { $0.noteStepTime(elapsed, deadline) }
     }
 
@@ -111,18 +111,39 @@ public enum Renderer {
         iaa_prefetch(step.ramps, 1)
     }
 
-    /// Records a step's output peak for `iaa top`.
+    /// Adds a step's output to its meter (`iaa top`, the `meters` stream): the peak, and the
+    /// outputs' mean square summed over frames. The control side takes both with an exchange, so
+    /// each is added with a compare-exchange that starts again from zero when it was taken
+    /// meanwhile (a cycle's level is never counted twice, nor lost).
     /// - Realtime: safe.
     @inline(never)
-    static func meterPeak(_ plan: borrowing RenderPlan, step index: Int, frames: Int) {
+    static func meter(_ plan: borrowing RenderPlan, step index: Int, frames: Int) {
         let step = plan.steps[index]
         var peak: Float = 0
+        var squares: Float = 0
         for output in Int(step.outputStart)..<Int(step.outputStart + step.outputCount) {
             let buffer = plan.outputPointers[output]
-            for frame in 0..<frames { peak = max(peak, abs(buffer[frame])) }
+            for frame in 0..<frames {
+                let sample = buffer[frame]
+                peak = max(peak, abs(sample))
+                squares += sample * sample
+            }
         }
-        if peak > Float(bitPattern: plan.meterPeaks[index].load(ordering: .relaxed)) {
-            plan.meterPeaks[index].store(peak.bitPattern, ordering: .relaxed)
+        if step.outputCount > 1 { squares /= Float(step.outputCount) }
+        var seen = plan.meterPeaks[index].load(ordering: .relaxed)
+        while peak > Float(bitPattern: seen) {
+            let (exchanged, now) = plan.meterPeaks[index].compareExchange(expected: seen, desired: peak.bitPattern, ordering: .relaxed)
+            if exchanged { break }
+            seen = now
+        }
+        var energy = plan.meterEnergies[index].load(ordering: .relaxed)
+        while true {
+            let sum = Float(bitPattern: UInt32(truncatingIfNeeded: energy >> 32)) + squares
+            let count = UInt32(truncatingIfNeeded: energy) &+ UInt32(truncatingIfNeeded: frames)
+            let (exchanged, now) = plan.meterEnergies[index].compareExchange(
+                expected: energy, desired: UInt64(sum.bitPattern) << 32 | UInt64(count), ordering: .relaxed)
+            if exchanged { break }
+            energy = now
         }
     }
 

@@ -17,7 +17,7 @@ public enum ControlMethod: String, CaseIterable, Sendable {
     case task = "app.task"
     case device, interrupt, remote, apply, reload, enable
     /// Streams: one reply, then lines until the client closes.
-    case events, top
+    case events, top, meters
 
     /// The methods that are one audio-session action (their reply is an Outcome).
     public var isSessionAction: Bool {

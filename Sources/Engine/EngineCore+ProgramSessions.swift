@@ -16,7 +16,7 @@ extension EngineCore {
 
     static func ownership(of method: ControlMethod?) -> OwnedRequest {
         switch method {
-        case .status?, .dump?, .ports?, .graph?, .get?, .events?, .top?: return .read
+        case .status?, .dump?, .ports?, .graph?, .get?, .events?, .top?, .meters?: return .read
         case let method? where method.isOneAppSessionAction: return .ownApp
         case .sessionGet?, .preferredBuffer?, .attach?: return .ownApp
         default: return .refused

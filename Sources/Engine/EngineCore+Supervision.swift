@@ -102,19 +102,32 @@ extension EngineCore {
         return session.active ? .silent : .inactive
     }
 
+    /// Turns the audio thread's per-app metering on while someone follows `top` or `meters`.
+    func followMetering() {
+        backend.setMetering(publisher.isWatched("top") || publisher.isWatched("meters"))
+    }
+
+    /// One `meters` line (20 a second): each app's peak and RMS since the previous one.
+    func publishMeters() {
+        checkOnQueue()
+        followMetering()
+        guard publisher.isWatched("meters") else { return }
+        let levels = levels.take(backend.currentPlan, apps: graph.apps.map(\.id))
+        publisher.publish(MetersUpdate(time: now, levels: levels).json, topic: "meters")
+    }
+
     /// One `iaa top` line: the engine's share of the period, and each app's gain and state.
     func publishTop() {
         checkOnQueue()
-        let watched = publisher.isWatched("top")
-        backend.setMetering(watched)
-        guard watched else { return }
+        followMetering()
+        guard publisher.isWatched("top") else { return }
         let busy = backend.takeBusyTimes()
         let period = Double(backend.currentBufferSize) / backend.sampleRate
         let plan = backend.currentPlan
         let apps = graph.apps.map { app in
-            let meter = plan?.takeMeter(app: app.id)
+            let meter = levels.takeForTop(plan, app: app.id)
             return TopUpdate.App(id: app.id, busy: (meter?.seconds ?? 0) / period,
-                                 peak: meter.flatMap { $0.peak > 0 ? 20 * log10(Double($0.peak)) : nil },
+                                 peak: meter.flatMap { LevelMeters.decibels($0.peak) },
                                  gain: Double(plan?.slot(for: app.id)?.policyGainTargetValue ?? 1),
                                  state: topState(app, session: sessions.policy.state(of: app.id)))
         }

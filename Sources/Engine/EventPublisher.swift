@@ -31,9 +31,10 @@ final class EventPublisher {
         send(ControlJSON.object([("t", .number(time ?? clock.now)), (key, payload)]), topic: "events")
     }
 
-    /// Whether anyone follows `topic` now (what is not watched need not be measured).
+    /// Whether anyone follows `topic` now (what is not watched need not be measured); a tap
+    /// follows every topic.
     func isWatched(_ topic: String) -> Bool {
-        (server?.subscriberCount(topic: topic) ?? 0) > 0
+        tap != nil || (server?.subscriberCount(topic: topic) ?? 0) > 0
     }
 
     /// A line of its own making on `topic` (`top`).

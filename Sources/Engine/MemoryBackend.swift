@@ -297,7 +297,7 @@ final class MemoryBackend: LiveBackend, @unchecked Sendable {
     var cycleTimes: CycleTimes { CycleTimes(cycles: cycleCount, median: 0, p99: 0, maximum: 0) }
     var stall: (app: String?, seconds: Double)? { nil }
     func takeBusyTimes() -> (last: Double, maximum: Double) { (0, 0) }
-    func setMetering(_ on: Bool) {}
+    func setMetering(_ on: Bool) { offline.metering = on }
     func setDeadlineShare(_ share: Double) {}
     /// The in-memory server renders on the caller's thread.
     func startCrew(threads: Int, splitting: CycleSplitting) throws(RenderCrew.CrewError) {}

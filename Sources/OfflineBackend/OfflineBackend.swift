@@ -55,6 +55,8 @@ public final class OfflineBackend: ControlBackend {
     public var probeCounts: (mallocs: Int, retains: Int)? { probe.counts() }
 
     public var currentPlan: RenderPlan? { exchange.currentPlan }
+    /// Whether cycles measure each app's time and level (``RenderPlan/takeMeter(app:)``).
+    public var metering = false
 
     /// Cycles are as long as the caller asks, at most `maximumFrames`.
     public var currentBufferSize: Int { maximumFrames }
@@ -107,7 +109,7 @@ public final class OfflineBackend: ControlBackend {
         let floatEnvironment = FloatEnvironment.flushDenormals()
         let handle = crew?.handle
         let rendered = exchange.withCurrentPlan(context) { plan in
-            Renderer.render(plan, context, crew: handle, probe: probe)
+            Renderer.render(plan, context, metering: metering, crew: handle, probe: probe)
         }
         FloatEnvironment.restore(floatEnvironment)
         probe.end()

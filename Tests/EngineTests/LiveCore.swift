@@ -69,6 +69,11 @@ final class LiveCore: @unchecked Sendable {
         try status()["apps"]?.arrayValue?.first { $0["id"]?.stringValue == id }
     }
 
+    /// Every line published on `topic`, in order.
+    func lines(_ topic: String) -> [ControlJSON] {
+        published.all.withLock { lines in lines.filter { $0.topic == topic }.map(\.line) }
+    }
+
     /// The `event` payloads published on the events stream named `name`, in order.
     func events(_ name: String) -> [ControlJSON] {
         published.all.withLock { lines in

@@ -22,6 +22,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The dashboard's HTTP and WebSocket server (docs/dashboard.md).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
@@ -80,15 +82,23 @@ let package = Package(
         .target(name: "SessionManager", dependencies: ["CLiblo"]),
         // Where acknowledged changes are kept: a snapshot file and an SQLite journal (docs/state.md).
         .target(name: "StateStore", dependencies: ["CSQLite"]),
+        // `iaa web`: a page in the browser bridged to the control socket over a WebSocket, served
+        // by SwiftNIO's HTTP and WebSocket handlers, behind a token, a Host/Origin check and the
+        // peer's uid (docs/dashboard.md).
+        .target(name: "Dashboard", dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+        ]),
         .target(name: "Engine", dependencies: ["AudioGraph", "GraphFormat", "Suggestions", "AudioSession", "NodeKit", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation", "CThreadNotes", "StateStore"]),
         .executableTarget(name: "iaa", dependencies: [
-            "Engine", "PluginHost", "NodeKit", "AudioGraph", "GraphFormat", "AudioSession", "ControlSocket", "SessionManager", "AudioFiles", "Isolation",
+            "Engine", "PluginHost", "NodeKit", "AudioGraph", "GraphFormat", "AudioSession", "ControlSocket", "SessionManager", "AudioFiles", "Isolation", "Dashboard",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Test helpers every suite shares: the package's paths and binaries, private temporary
         // folders, running a command, polling.
         .target(name: "TestKit", path: "Tests/TestKit"),
         .testTarget(name: "AudioSessionTests", dependencies: ["TestKit", "AudioSession"]),
+        .testTarget(name: "DashboardTests", dependencies: ["Dashboard"]),
         .testTarget(name: "ControlSocketTests", dependencies: ["TestKit", "ControlSocket"]),
         // Runs the built `iaa` against an in-process control server with canned replies.
         .testTarget(name: "CommandLineTests", dependencies: ["TestKit", "ControlSocket"]),

@@ -16,7 +16,7 @@ struct IAA: ParsableCommand {
                       Status.self, Ports.self, Dump.self, GetParameter.self, GraphPicture.self, Events.self, Top.self,
                       Connect.self, Disconnect.self, SetParameter.self, Apply.self, Reload.self,
                       Session.self, AppLifecycle.self, Device.self, Interrupt.self, Remote.self, Enable.self,
-                      IsolatedNodeCommand.self])
+                      IsolatedNodeCommand.self, Web.self])
 
     /// The configuration file fills unset environment variables before any command reads them.
     static func main() {

@@ -1,3 +1,4 @@
+import ControlSocket
 import Foundation
 import Testing
 import TestKit
@@ -27,9 +28,10 @@ extension JackIntegration {
             return (numbers[0], numbers[1], numbers[numbers.count - 1])
         }
 
-        /// `notes` names a MIDI input that jack_midiseq plays a chord into, every half second.
+        /// `notes` names a MIDI input that jack_midiseq plays a chord into, every half second;
+        /// `following` names streams a client follows meanwhile (`meters` and `top` turn metering on).
         func playAndCount(binary: String, client: String, graph: String = "graphs/demo.json",
-                          connect input: String = "tone-gain.in", notes: String? = nil,
+                          connect input: String = "tone-gain.in", notes: String? = nil, following streams: [String] = [],
                           arguments: [String] = []) throws -> (mallocs: Int, retains: Int, cycles: Int) {
             let library = try Self.buildCounter()
             let engine = try EngineProcess(graph: Repository.path(graph), client: client, binary: binary,
@@ -46,8 +48,16 @@ extension JackIntegration {
                 #expect(try waitUntil(seconds: 5) { try jackPorts().contains("\(client)-notes:out") })
                 #expect(try runCommand("jack_connect", ["\(client)-notes:out", "\(client):\(notes)"]).status == 0)
             }
+            var follower: ControlClient? = nil
+            if !streams.isEmpty {
+                follower = try ControlClient(path: ControlServer.defaultPath(client: client))
+                for (id, stream) in streams.enumerated() { try follower?.sendRaw(Array("{\"id\":\(id),\"method\":\"\(stream)\"}\n".utf8)) }
+                #expect(try waitUntil(seconds: 3) { (try follower?.readLine()).map { String(decoding: $0, as: UTF8.self).contains("\"meters\":[") } ?? false },
+                        "a meters line came")
+            }
             usleep(1_500_000)
             #expect(engine.stop() == 0)
+            _ = follower
             return try #require(Self.parseProbe(engine.stderr), "no rt-probe line in:\n\(engine.stderr)")
         }
 
@@ -90,6 +100,16 @@ extension JackIntegration {
         func splitCyclesAreClean(graph: String, input: String) throws {
             let counts = try playAndCount(binary: Repository.releaseBinary, client: "t-rt-split", graph: graph, connect: input,
                                           arguments: ["--threads", "2", "--split", "always"])
+            #expect(counts.cycles > 100, "only \(counts.cycles) cycles ran")
+            #expect(counts.mallocs == 0)
+            #expect(counts.retains == 0)
+        }
+
+        @Test("metering too, while a dashboard follows the meters and top: no allocation and no retain (release build)",
+              arguments: [[], ["--threads", "2", "--split", "always"]])
+        func meteringIsClean(arguments: [String]) throws {
+            let counts = try playAndCount(binary: Repository.releaseBinary, client: "t-rt-meters", graph: "graphs/headunit.json",
+                                          connect: "speakers.in_1", following: ["meters", "top"], arguments: arguments)
             #expect(counts.cycles > 100, "only \(counts.cycles) cycles ran")
             #expect(counts.mallocs == 0)
             #expect(counts.retains == 0)

@@ -45,7 +45,9 @@ extension EngineCore {
                 return .result(EnableReply(app: id, enabled: enable(id)).json)
             case .events: return .stream(topic: "events", initial: .object([("stream", .string("events"))]))
             case .top: return .stream(topic: "top", initial: .object([("stream", .string("top"))]))
-            case .meters: return .stream(topic: "meters", initial: .object([("stream", .string("meters"))]))
+            case .meters:
+                followMeters()
+                return .stream(topic: "meters", initial: .object([("stream", .string("meters"))]))
             default:
                 guard method.isSessionAction else { throw ControlError(.internal, "method \"\(request.method)\" has no handler") }
                 return try performRequest(method, request)

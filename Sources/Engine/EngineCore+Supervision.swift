@@ -107,11 +107,29 @@ extension EngineCore {
         backend.setMetering(publisher.isWatched("top") || publisher.isWatched("meters"))
     }
 
+    /// Starts the `meters` lines for a new follower; they stop by themselves once nobody follows.
+    /// A timer of their own rather than the control tick's: while nobody looks at levels the
+    /// engine does exactly what it did before there were any.
+    func followMeters() {
+        checkOnQueue()
+        guard metersTimer == nil else { return }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + MetersUpdate.interval, repeating: MetersUpdate.interval)
+        timer.setEventHandler { [weak self] in self?.publishMeters() }
+        metersTimer = timer
+        followMetering()
+        timer.resume()
+    }
+
     /// One `meters` line (20 a second): each app's peak and RMS since the previous one.
     func publishMeters() {
         checkOnQueue()
         followMetering()
-        guard publisher.isWatched("meters") else { return }
+        guard publisher.isWatched("meters") else {
+            metersTimer?.cancel()
+            metersTimer = nil
+            return
+        }
         let levels = levels.take(backend.currentPlan, apps: graph.apps.map(\.id))
         publisher.publish(MetersUpdate(time: now, levels: levels).json, topic: "meters")
     }

@@ -51,8 +51,10 @@ final class EngineCore: @unchecked Sendable {
     var grants: Grants?
     /// What has been told of xruns, stalls and faults (EngineCore+Supervision, +Stall).
     var health = HealthWatch()
-    /// Each app's level for `top` and the `meters` stream.
+    /// Each app's level for `top` and the `meters` stream, and the timer of the `meters` lines
+    /// while someone follows them.
     var levels = LevelMeters()
+    var metersTimer: DispatchSourceTimer?
     /// JACK's buffer size as last seen (JACK also calls its callback once at activation).
     var bufferSize: Int
     /// `iaa run --watch`: reloads rebuilt plugin libraries; nil without the option.

@@ -208,14 +208,13 @@ public struct LiveEngine {
         Result { () throws(JackError) in try JackBackend(clientName: clientName, serverName: serverName, probe: probe) }
     }
 
-    /// Waits for SIGINT/SIGTERM or a server shutdown, ticking the control queue every 100 ms
-    /// meanwhile (session clock, transport requests, retired plans), feeding the `meters` stream
-    /// every 50 ms and `iaa top` once a second.
+    /// Waits for SIGINT/SIGTERM or a server shutdown, ticking the control queue meanwhile
+    /// (session clock, transport requests, retired plans) and feeding `iaa top` once a second.
     /// When the server goes away, `reopen` is tried every 200 ms until a server answers.
     private func waitForStop(_ core: EngineCore, signals: sigset_t, reopen: () -> (any LiveBackend)?) -> String {
         var signals = signals
-        var timeout = timespec(tv_sec: 0, tv_nsec: Int(MetersUpdate.interval * 1e9))
-        var halfTicks = 0
+        var timeout = timespec(tv_sec: 0, tv_nsec: 100_000_000)
+        var ticks = 0
         while true {
             let signal = sigtimedwait(&signals, nil, &timeout)
             if signal == SIGINT { return "stopping on SIGINT" }
@@ -238,12 +237,9 @@ public struct LiveEngine {
                     }
                 }
             }
-            halfTicks += 1
-            core.queue.sync {
-                if halfTicks % 2 == 0 { core.tick() }
-                core.publishMeters()
-                if halfTicks % 20 == 0 { core.publishTop() }
-            }
+            core.queue.sync { core.tick() }
+            ticks += 1
+            if ticks % 10 == 0 { core.queue.sync { core.publishTop() } }
         }
     }
 }

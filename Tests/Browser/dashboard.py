@@ -2,8 +2,9 @@
 """Drives `iaa web`'s page in headless Chromium (chromium-driver, python3-selenium) for
 JackIntegrationTests' DashboardTests, against an engine running graphs/headunit.json.
 
-Usage: dashboard.py URL SOCKET [SCREENSHOT]
+Usage: dashboard.py URL SOCKET [SCREENSHOT | --graph-only]
 Prints one JSON document: what the page showed and how long it took, in milliseconds.
+--graph-only stops once the graph is drawn (any graph: the head-unit steps need its apps).
 """
 import json
 import socket
@@ -17,7 +18,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 url, control_socket = sys.argv[1], sys.argv[2]
-screenshot = sys.argv[3] if len(sys.argv) > 3 else None
+graph_only = sys.argv[3:] == ["--graph-only"]
+screenshot = sys.argv[3] if len(sys.argv) > 3 and not graph_only else None
 result = {}
 
 
@@ -57,6 +59,8 @@ try:
     result["jackEdges"] = driver.execute_script(
         "return [...document.querySelectorAll('path.edge.jack')].map(p => p.dataset.from + ' -> ' + p.dataset.to)")
     result["link"] = driver.find_element(By.ID, "link").text
+    if graph_only:
+        raise SystemExit(print(json.dumps(result)))
 
     def music(attribute):
         return driver.execute_script(f"return document.querySelector('g.app[data-app=music]').dataset.{attribute}")

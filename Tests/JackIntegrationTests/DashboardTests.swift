@@ -65,9 +65,9 @@ extension JackIntegration {
         static let upgrade = ["Connection: Upgrade", "Upgrade: websocket", "Sec-WebSocket-Version: 13",
                               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="]
 
-        @Test("refused: no token (401), another Host (403), a WebSocket from another origin or none (403), another user (403)")
-        func refusals() throws {
-            let running = try Running(graph: "graphs/headunit.json", client: "t-web-no")
+        @Test("the demo's graph in Chromium; refused: no token (401), another Host (403), a WebSocket from another origin or none (403), another user (403)")
+        func demoAndRefusals() throws {
+            let running = try Running(graph: "graphs/demo.json", client: "t-web-no")
             defer { running.stop() }
             let web = try WebProcess(socket: running.socket)
             defer { web.stop() }
@@ -82,6 +82,12 @@ extension JackIntegration {
             if getuid() != 65_534 {
                 #expect(try Self.status(web, "/?token=\(web.token)", user: "65534") == "403")
             }
+
+            let script = try runCommand("/usr/bin/python3", [Repository.path("Tests/Browser/dashboard.py"), web.url, running.socket,
+                                                             "--graph-only"])
+            let page = try #require(script.stdoutLines.last.flatMap { try? ControlJSONParser.parse($0) }, "dashboard.py: \(script.output)")
+            #expect(Set(page["apps"]?.arrayValue?.compactMap(\.stringValue) ?? []) == ["tone", "noise", "tone-gain", "noise-gain", "mix"])
+            #expect(page["jackEdges"]?.arrayValue?.compactMap(\.stringValue).contains("mix:out -> @system:playback_1") == true)
         }
 
         @Test("in Chromium: the graph, the meters, a duck within 200 ms, a parameter set from the page, a refusal as iaa prints it")

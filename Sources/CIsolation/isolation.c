@@ -111,6 +111,17 @@ int iaa_pin_process(pid_t pid, int cpu) {
     return sched_setaffinity(pid, sizeof set, &set) == 0 ? 0 : errno;
 }
 
+int iaa_retire_process(pid_t pid) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) CPU_SET(cpu, &set);
+    /* Fails for CPUs a cpuset withholds only when none is allowed; the kernel masks the rest. */
+    int failed = sched_setaffinity(pid, sizeof set, &set) == 0 ? 0 : errno;
+    struct sched_param idle = {0};
+    if (sched_setscheduler(pid, SCHED_IDLE, &idle) != 0 && failed == 0) failed = errno;
+    return failed;
+}
+
 int iaa_isolation_output_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK); }
 
 pid_t iaa_isolation_spawn(const char *path, char *const argv[], int segment_fd, int output_fd,

@@ -80,8 +80,11 @@ final class ChildProcess {
         _ = reapFault()
     }
 
-    /// Asks the child to exit at its next wake-up, gives it 100 ms, then kills it.
+    /// Asks the child to exit at its next wake-up, gives it 100 ms, then kills it. Its exit runs
+    /// off the audio thread's CPU and only when a CPU is idle (``iaa_retire_process``): the
+    /// teardown of a retired child (a reload's old build) took a whole cycle from the new one.
     func stop(segment: Segment) {
+        _ = iaa_retire_process(pid)
         iaa_isolation_store(segment.stop, 1)
         iaa_futex_wake(segment.request)
         if pidfd >= 0 { _ = iaa_isolation_poll_exit(pidfd, 100) }

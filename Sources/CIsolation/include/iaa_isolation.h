@@ -136,6 +136,10 @@ int iaa_current_cpu(void);
 int iaa_pin_thread(unsigned long thread, int cpu);
 /** Pins the process `pid` (its main thread: a child's only thread) to `cpu` alone: 0, or an errno. */
 int iaa_pin_process(pid_t pid, int cpu);
+/** Lets the process `pid` (a child's only thread) run on any CPU, and only when a CPU is idle
+ *  (SCHED_IDLE): a child on its way out then tears down without taking a cycle's time from
+ *  the audio thread and the children still running, pinned to the same CPU. 0, or an errno. */
+int iaa_retire_process(pid_t pid);
 
 /** Limits the child gets before exec. */
 typedef struct iaa_child_limits {

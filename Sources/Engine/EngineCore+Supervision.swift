@@ -130,7 +130,7 @@ extension EngineCore {
             metersTimer = nil
             return
         }
-        let levels = levels.take(backend.currentPlan, apps: graph.apps.map(\.id))
+        let levels = levels.take(backend.currentPlan, apps: graph.apps.map(\.id), keepingForTop: publisher.isWatched("top"))
         publisher.publish(MetersUpdate(time: now, levels: levels).json, topic: "meters")
     }
 

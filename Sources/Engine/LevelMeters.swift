@@ -12,11 +12,13 @@ struct LevelMeters {
     /// What was taken for each app since the last `top` line.
     private var sinceTop: [String: StepMeter] = [:]
 
-    /// One `meters` line's levels: each app's peak and RMS since the previous take, in dBFS.
-    mutating func take(_ plan: RenderPlan?, apps: [String]) -> [MetersUpdate.Level] {
-        apps.map { app in
+    /// One `meters` line's levels: each app's peak and RMS since the previous take, in dBFS;
+    /// kept for `top`'s next line while `top` is followed.
+    mutating func take(_ plan: RenderPlan?, apps: [String], keepingForTop: Bool) -> [MetersUpdate.Level] {
+        if !keepingForTop { sinceTop.removeAll(keepingCapacity: true) }
+        return apps.map { app in
             let meter = plan?.takeMeter(app: app)
-            if let meter { sinceTop[app] = sinceTop[app].map { $0.merged(with: meter) } ?? meter }
+            if let meter, keepingForTop { sinceTop[app] = sinceTop[app].map { $0.merged(with: meter) } ?? meter }
             return MetersUpdate.Level(id: app, peak: Self.decibels(meter?.peak ?? 0), rms: Self.decibels(meter?.rms ?? 0))
         }
     }

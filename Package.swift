@@ -86,6 +86,7 @@ let package = Package(
         // by SwiftNIO's HTTP and WebSocket handlers, behind a token, a Host/Origin check and the
         // peer's uid (docs/dashboard.md).
         .target(name: "Dashboard", dependencies: [
+            "LocatedJSON",
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),

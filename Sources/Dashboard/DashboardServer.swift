@@ -38,7 +38,7 @@ public final class DashboardServer: Sendable {
 
     private enum Connection {
         case webSocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
-        case page(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, peerRefusal: String?, declined: DeclinedUpgrade)
+        case page(NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, PageResponder)
     }
 
     public let configuration: Configuration
@@ -60,7 +60,6 @@ public final class DashboardServer: Sendable {
                 }
             }
         let port = listener.channel.localAddress?.port ?? configuration.port
-        let access = DashboardAccess(token: configuration.token, listenHost: configuration.host, port: port)
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         ready("http://\(host):\(port)/?token=\(configuration.token)")
         try await withThrowingDiscardingTaskGroup { tasks in
@@ -71,8 +70,8 @@ public final class DashboardServer: Sendable {
                             switch try await negotiated.get() {
                             case .webSocket(let channel):
                                 try await EngineBridge(socketPath: configuration.engineSocket).serve(channel)
-                            case .page(let channel, let refusal, let declined):
-                                try await PageResponder(access: access, peerRefusal: refusal, declinedUpgrade: declined).serve(channel)
+                            case .page(let channel, let responder):
+                                try await responder.serve(channel)
                             }
                         } catch {
                             // One connection's failure (a browser gone mid-reply) ends that connection only.
@@ -111,8 +110,8 @@ public final class DashboardServer: Sendable {
             upgraders: [upgrader],
             notUpgradingCompletionHandler: { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    return .page(try NIOAsyncChannel(wrappingChannelSynchronously: channel), peerRefusal: peerRefusal,
-                                 declined: declined)
+                    return .page(try NIOAsyncChannel(wrappingChannelSynchronously: channel),
+                                 PageResponder(access: access, peerRefusal: peerRefusal, declinedUpgrade: declined))
                 }
             })
         return try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(

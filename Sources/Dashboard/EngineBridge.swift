@@ -1,3 +1,4 @@
+import LocatedJSON
 import NIOCore
 import NIOPosix
 import NIOWebSocket
@@ -25,7 +26,8 @@ struct EngineBridge {
                         }
                     }
             } catch {
-                let reply = "{\"id\":null,\"error\":{\"code\":\"engineUnreachable\",\"message\":\"no engine answers on \(socketPath): \(error); start one with iaa run\"}}"
+                let message = JSONText.quoted("no engine answers on \(socketPath): \(error); start one with iaa run")
+                let reply = "{\"id\":null,\"error\":{\"code\":\"engineUnreachable\",\"message\":\(message)}}"
                 try await browser.write(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: reply)))
                 try await browser.write(Self.close(.goingAway))
                 return

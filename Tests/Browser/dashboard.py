@@ -74,15 +74,16 @@ try:
     # ducked, and its meter 6 dB down. A MutationObserver stamps each change as it happens.
     watch = """
         const box = document.querySelector('g.app[data-app=music]');
-        const before = parseFloat(box.dataset.rms);
+        const [wanted, audibleLevel] = [arguments[0], arguments[1]];
         window.seen = { state: null, meter: null };
-        const wanted = arguments[0];
         window.observer?.disconnect();
         window.observer = new MutationObserver(() => {
             const now = Date.now();
             if (window.seen.state === null && box.dataset.state === wanted) window.seen.state = now;
+            // Against the level heard before any duck, not the last reading, which may still be
+            // on its way back from the previous round.
             const rms = parseFloat(box.dataset.rms);
-            const moved = wanted === 'ducked' ? rms < before - 6 : rms > before + 6;
+            const moved = wanted === 'ducked' ? rms < audibleLevel - 6 : rms > audibleLevel - 6;
             if (window.seen.meter === null && moved) window.seen.meter = now;
         });
         window.observer.observe(box, { attributes: true });
@@ -90,13 +91,19 @@ try:
     engine("session.stopAudio", {"app": "nav"})
     engine("session.deactivate", {"app": "nav"})
     wait.until(lambda d: music("state") == "audible")
+    audible = result["musicRms"]
+    wait.until(lambda d: abs(float(music("rms")) - audible) < 1)  # back at the level first heard
     rounds = {"duckState": [], "duckMeter": [], "unduckState": [], "unduckMeter": []}
     for _ in range(10):
         for action, wanted, state_key, meter_key in [("session.activate", "ducked", "duckState", "duckMeter"),
                                                      ("session.deactivate", "audible", "unduckState", "unduckMeter")]:
-            if wanted == "audible":
+            # Each round starts from the other state, settled: the meter within 3 dB of where it goes.
+            if wanted == "ducked":
+                wait.until(lambda d: float(music("rms")) > audible - 3)
+            else:
+                wait.until(lambda d: float(music("rms")) < audible - 9)
                 engine("session.stopAudio", {"app": "nav"})  # a playing session may not be deactivated
-            driver.execute_script(watch, wanted)
+            driver.execute_script(watch, wanted, audible)
             sent = time.time() * 1000
             reply = engine(action, {"app": "nav"})
             assert "result" in reply, reply
@@ -132,7 +139,7 @@ try:
     result["refusal"] = driver.find_element(By.ID, "refusal").text
 
     if screenshot:
-        driver.execute_script(watch, "ducked")
+        driver.execute_script(watch, "ducked", audible)
         engine("session.activate", {"app": "nav"})
         wait.until(lambda d: d.execute_script("return window.seen.state !== null && window.seen.meter !== null"))
         driver.find_element(By.CSS_SELECTOR, "g.app[data-app=nav] .title").click()

@@ -9,13 +9,6 @@ public struct StepMeter: Sendable, Equatable {
     public var energy: Float
     public var frames: Int
 
-    public init(seconds: Double, peak: Float, energy: Float, frames: Int) {
-        self.seconds = seconds
-        self.peak = peak
-        self.energy = energy
-        self.frames = frames
-    }
-
     /// The root mean square over those frames (0 when none were metered).
     public var rms: Float { frames > 0 ? (energy / Float(frames)).squareRoot() : 0 }
 

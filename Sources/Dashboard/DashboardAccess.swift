@@ -56,14 +56,8 @@ public struct DashboardAccess: Sendable {
 
     /// Whether the query's `token` or the cookie holds the token, compared in constant time.
     func presentsToken(target: String, cookies: [String]) -> Bool {
-        var offered = Self.queryValue("token", in: target).map { [$0] } ?? []
-        for header in cookies {
-            for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: " ") }
-                if parts.count == 2, parts[0] == cookieName { offered.append(parts[1]) }
-            }
-        }
-        return offered.contains { Self.equalInConstantTime($0, token) }
+        let offered = [Self.queryValue("token", in: target)] + cookies.map { Self.value(cookieName, among: $0.split(separator: ";")) }
+        return offered.contains { $0.map { Self.equalInConstantTime($0, token) } ?? false }
     }
 
     /// The path of a request target, without its query.
@@ -73,8 +67,14 @@ public struct DashboardAccess: Sendable {
 
     static func queryValue(_ name: String, in target: String) -> String? {
         guard let start = target.firstIndex(of: "?") else { return nil }
-        for pair in target[target.index(after: start)...].prefix(while: { $0 != "#" }).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
+        return value(name, among: target[target.index(after: start)...].prefix { $0 != "#" }.split(separator: "&"))
+    }
+
+    /// The value of `name` among pairs written `name=value` (a query's, a `Cookie` header's),
+    /// spaces before a pair ignored.
+    static func value(_ name: String, among pairs: [Substring]) -> String? {
+        for pair in pairs {
+            let parts = pair.drop { $0 == " " }.split(separator: "=", maxSplits: 1)
             if parts.count == 2, parts[0] == name { return String(parts[1]) }
         }
         return nil
@@ -97,11 +97,5 @@ public struct DashboardAccess: Sendable {
             let word = String(UInt32.random(in: .min ... .max, using: &generator), radix: 16)
             return String(repeating: "0", count: 8 - word.count) + word
         }.joined()
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters(in character: Character) -> String {
-        String(drop { $0 == character }.reversed().drop { $0 == character }.reversed())
     }
 }

@@ -72,17 +72,20 @@ final class ChildProcess {
         return .exited(status: (status >> 8) & 0xff)
     }
 
-    /// SIGKILL to the child's process group, then reaps it (no zombie). Safe to repeat.
+    /// SIGKILL to the child's process group, then reaps it (no zombie). Safe to repeat. Its exit
+    /// runs off the audio thread's CPU and only when a CPU is idle (``iaa_retire_process``): the
+    /// teardown of a child on the CPU it shared with the audio thread took a whole cycle from the
+    /// children still running (a reload's old build).
     func kill() {
         guard waitStatus == nil else { return }
+        _ = iaa_retire_process(pid)
         _ = Glibc.kill(-pid, SIGKILL)
         _ = Glibc.kill(pid, SIGKILL)
         _ = reapFault()
     }
 
-    /// Asks the child to exit at its next wake-up, gives it 100 ms, then kills it. Its exit runs
-    /// off the audio thread's CPU and only when a CPU is idle (``iaa_retire_process``): the
-    /// teardown of a retired child (a reload's old build) took a whole cycle from the new one.
+    /// Asks the child to exit at its next wake-up, gives it 100 ms, then kills it; retired first,
+    /// as ``kill()`` retires it.
     func stop(segment: Segment) {
         _ = iaa_retire_process(pid)
         iaa_isolation_store(segment.stop, 1)

@@ -90,7 +90,9 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
-        .target(name: "Engine", dependencies: ["AudioGraph", "GraphFormat", "Suggestions", "AudioSession", "NodeKit", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation", "CThreadNotes", "StateStore"]),
+        // Links between machines: the bridge processes the engine keeps running and their states.
+        .target(name: "Links", dependencies: ["AudioGraph", "CIsolation"]),
+        .target(name: "Engine", dependencies: ["Links", "AudioGraph", "GraphFormat", "Suggestions", "AudioSession", "NodeKit", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation", "CThreadNotes", "StateStore"]),
         .executableTarget(name: "iaa", dependencies: [
             "Engine", "PluginHost", "NodeKit", "AudioGraph", "GraphFormat", "AudioSession", "ControlSocket", "SessionManager", "AudioFiles", "Isolation", "Dashboard",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -100,6 +102,7 @@ let package = Package(
         .target(name: "TestKit", path: "Tests/TestKit"),
         .testTarget(name: "AudioSessionTests", dependencies: ["TestKit", "AudioSession"]),
         .testTarget(name: "DashboardTests", dependencies: ["Dashboard"]),
+        .testTarget(name: "LinksTests", dependencies: ["TestKit", "Links", "AudioGraph"]),
         .testTarget(name: "ControlSocketTests", dependencies: ["TestKit", "ControlSocket"]),
         // Runs the built `iaa` against an in-process control server with canned replies.
         .testTarget(name: "CommandLineTests", dependencies: ["TestKit", "ControlSocket"]),

@@ -88,13 +88,15 @@ public struct App: Sendable {
     public let component: ComponentDescription?
     /// Set for a program app: the outside process whose sound the app carries.
     public let program: ProgramBinding?
+    /// Set for a link end, which is also a program app: its program is the bridge the engine runs.
+    public let link: LinkEnd?
     /// Where the node runs, as the graph chose (the app's `isolation`, else the graph's
     /// `isolation.default`); nil when the graph leaves it to the engine.
     public let isolation: IsolationChoice?
 
     public init(id: String, role: AppRole, type: NodeType, configuration: NodeConfiguration,
                 parameters: [Float], layout: NodeLayout, session: AppSessionSetup? = nil,
-                component: ComponentDescription? = nil, program: ProgramBinding? = nil,
+                component: ComponentDescription? = nil, program: ProgramBinding? = nil, link: LinkEnd? = nil,
                 isolation: IsolationChoice? = nil) {
         self.id = id
         self.role = role
@@ -105,6 +107,7 @@ public struct App: Sendable {
         self.session = session
         self.component = component ?? type.component
         self.program = program
+        self.link = link
         self.isolation = isolation
     }
 }

@@ -139,7 +139,9 @@ pid_t iaa_isolation_spawn(const char *path, char *const argv[], int segment_fd, 
             output_fd = fcntl(output_fd, F_DUPFD_CLOEXEC, IAA_ISOLATION_SEGMENT_FD + 1);
             if (output_fd < 0) _exit(127);
         }
-        if (segment_fd == IAA_ISOLATION_SEGMENT_FD) {
+        if (segment_fd < 0) {
+            /* A helper program without a segment: descriptor 3 is closed with the rest. */
+        } else if (segment_fd == IAA_ISOLATION_SEGMENT_FD) {
             /* dup2 onto itself would keep close-on-exec. */
             if (fcntl(segment_fd, F_SETFD, 0) != 0) _exit(127);
         } else if (dup2(segment_fd, IAA_ISOLATION_SEGMENT_FD) < 0) {
@@ -154,8 +156,9 @@ pid_t iaa_isolation_spawn(const char *path, char *const argv[], int segment_fd, 
          * engine's own stderr is out of its reach. dup2 clears close-on-exec on the copies. */
         if (output_fd >= 0 && (dup2(output_fd, 1) < 0 || dup2(output_fd, 2) < 0)) _exit(127);
         /* Everything else goes: the control socket, JACK's sockets and shm, lock files. */
-        if (syscall(SYS_close_range, IAA_ISOLATION_SEGMENT_FD + 1, ~0u, 0) != 0) {
-            for (int fd = IAA_ISOLATION_SEGMENT_FD + 1; fd < 65536; fd++) close(fd);
+        int keep = segment_fd < 0 ? 2 : IAA_ISOLATION_SEGMENT_FD;
+        if (syscall(SYS_close_range, keep + 1, ~0u, 0) != 0) {
+            for (int fd = keep + 1; fd < 65536; fd++) close(fd);
         }
         sigset_t none;
         sigemptyset(&none);

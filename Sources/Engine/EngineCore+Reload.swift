@@ -113,7 +113,7 @@ extension EngineCore {
             let values = app.type.parameters.indices.map { plan?.slot(for: app.id)?.parameterTarget($0) ?? app.parameters[$0] }
             return App(id: base.id, role: base.role, type: base.type, configuration: base.configuration, parameters: values,
                        layout: base.layout, session: base.session, component: base.component, program: base.program,
-                       isolation: base.isolation)
+                       link: base.link, isolation: base.isolation)
         }
         let current = graph
         let newGraph = Graph(name: current.name, apps: live, connections: current.connections,

@@ -111,6 +111,7 @@ struct DescriptionReader {
         app.backgroundModes = object.strings("backgroundModes", &sink)
         app.component = writtenObject("component")
         app.program = writtenObject("program")
+        app.link = writtenObject("link")
         app.state = object.string("state", &sink)
         app.name = object.string("name", &sink)
         app.displayName = object.string("displayName", &sink)
@@ -177,8 +178,9 @@ struct DescriptionReader {
                                           "entitlements", "requires", "backgroundModes", "state", "to", "from", "limit"])
         static let isolation = JSONKeySet(["default", "maxCrashes", "crashWindow"])
         static let app = JSONKeySet(["id", "role", "plugin", "params", "session", "entitlements", "requires", "backgroundModes",
-                                        "component", "program", "state", "name", "displayName", "pluginState", "isolation"])
+                                        "component", "program", "link", "state", "name", "displayName", "pluginState", "isolation"])
         static let program = JSONKeySet(["jackClient", "uid", "executable", "outputs", "inputs", "directConnections"])
+        static let link = JSONKeySet(["send", "receive", "channels", "buffer", "senderPeriod", "format"])
         static let session = JSONKeySet(["category", "mode", "options", "active"])
         static let policy = JSONKeySet(["duckLevel", "rampTime", "backgroundTaskTime"])
         static let transport = JSONKeySet(["tempo", "beatsPerBar", "playing", "timebaseMaster"])

@@ -104,6 +104,8 @@ public struct AppDescription: Sendable {
     public var component: JSONNode?
     /// The `program` object as written (a program app); the ``Validator`` reads it.
     public var program: JSONNode?
+    /// The `link` object as written (one end of an audio link to another machine, docs/links.md).
+    public var link: JSONNode?
     public var state: String?
     public var name: String?
     public var displayName: String?
@@ -117,7 +119,7 @@ public struct AppDescription: Sendable {
         set { place = .written(newValue) }
     }
     var place: ElementPlace
-    /// The objects among `session`, `component` and `program` written with another type: reported
+    /// The objects among `session`, `component`, `program` and `link` written with another type: reported
     /// while reading, they still count as written (a mistyped `session` still makes the app managed).
     public var mistyped: Set<String> = []
 

@@ -11,31 +11,40 @@ extension Validator {
     }
 
     /// A program app's binding, node type and configuration; nil binding after reporting what is
-    /// wrong. `plugin` and `params` belong to node apps: a program app has neither.
+    /// wrong.
     mutating func program(of app: AppDescription, role: AppRole) -> (ProgramBinding?, NodeType?, NodeConfiguration) {
-        let pointer = app.pointer + "/program"
-        if app.plugin != nil {
-            sink.error(.programConflict, at: app.pointer + "/plugin",
-                       "an app has a \"plugin\" (a node running in the engine) or a \"program\" (an outside process), not both",
-                       hint: "remove \"plugin\" to make the app an outside program's, or \"program\" to run the node")
-        }
-        if role != .app {
-            sink.error(.programConflict, at: app.pointer + "/role",
-                       "a program app cannot be an Inter-App Audio \(role.rawValue): the engine cannot check an outside program's component",
-                       hint: "leave \"role\" out (a program app is an \"app\")")
-        }
-        for assignment in app.params {
-            sink.error(.unknownParameter, at: JSONPointer.appending(app.pointer + "/params", assignment.name), atKey: true,
-                       "a program app has no parameters", hint: "set its channels in \"program\": \"outputs\", \"inputs\"")
-        }
-        let type = registry[ProgramBinding.nodeTypeID]
-        if type == nil {
-            sink.error(.unknownPlugin, at: pointer, "this engine has no \(ProgramBinding.nodeTypeID) node type to run program apps with")
-        }
+        let type = checkProgramApp(app, role: role, block: "program")
         guard let node = app.program, node.isObject else { return (nil, type, NodeConfiguration()) }
+        let pointer = app.pointer + "/program"
         let object = ObjectReader(node, pointer: pointer, allowed: DescriptionReader.Keys.program, sink: &sink)
         guard let binding = programBinding(object, at: pointer) else { return (nil, type, NodeConfiguration()) }
         return (binding, type, NodeConfiguration(["outputs": binding.outputs, "inputs": binding.inputs]))
+    }
+
+    /// What holds for every app whose sound is an outside process's (a `program` or a `link`
+    /// block): no `plugin`, no `params`, the role `app`. Returns the node type such apps run.
+    mutating func checkProgramApp(_ app: AppDescription, role: AppRole, block: String) -> NodeType? {
+        let what = block == "link" ? "a \"link\" (to another machine, through a program the engine runs)" : "a \"program\" (an outside process)"
+        if app.plugin != nil {
+            sink.error(.programConflict, at: app.pointer + "/plugin",
+                       "an app has a \"plugin\" (a node running in the engine) or \(what), not both",
+                       hint: "remove \"plugin\" to make the app an outside program's, or \"\(block)\" to run the node")
+        }
+        if role != .app {
+            sink.error(.programConflict, at: app.pointer + "/role",
+                       "a \(block) app cannot be an Inter-App Audio \(role.rawValue): the engine cannot check an outside program's component",
+                       hint: "leave \"role\" out (a \(block) app is an \"app\")")
+        }
+        for assignment in app.params {
+            sink.error(.unknownParameter, at: JSONPointer.appending(app.pointer + "/params", assignment.name), atKey: true,
+                       "a \(block) app has no parameters",
+                       hint: block == "link" ? "set its channels in \"link\": \"channels\"" : "set its channels in \"program\": \"outputs\", \"inputs\"")
+        }
+        let type = registry[ProgramBinding.nodeTypeID]
+        if type == nil {
+            sink.error(.unknownPlugin, at: app.pointer + "/" + block, "this engine has no \(ProgramBinding.nodeTypeID) node type to run \(block) apps with")
+        }
+        return type
     }
 
     /// The process restrictions, channels and direct connections of a `program` (or

@@ -21,6 +21,7 @@ public struct Validator {
         let session: AppSessionSetup?
         let component: ComponentDescription?
         let program: ProgramBinding?
+        let link: LinkEnd?
         let isolation: IsolationChoice?
         /// Whether an input reads the previous cycle (a feedback return), and whether a port is a
         /// program's end: most apps have neither, and knowing it spares each connection copies of
@@ -47,6 +48,9 @@ public struct Validator {
     var portNames = NameIndex()
     var externalConnections: [ExternalConnection] = []
     var dependencies: TopologicalOrder
+    /// Receiving links' UDP ports by `HOST PORT`, each with the neighbours it conflicts with:
+    /// the receiving app and the port it names (a receiver takes that port and the next).
+    var receivedPorts: [String: (app: String, port: Int)] = [:]
     /// The first app with a session that starts in the foreground, by its pointer.
     var foregroundApp: String?
     /// The graph file's path, as given.
@@ -130,7 +134,7 @@ public struct Validator {
             guard let id = app.id, let type = app.type, let layout = app.layout else { continue }
             finished.append(App(id: id, role: app.role, type: type, configuration: app.configuration,
                                 parameters: app.parameters, layout: layout, session: app.session, component: app.component,
-                                program: app.program, isolation: app.isolation))
+                                program: app.program, link: app.link, isolation: app.isolation))
         }
         return finished
     }
@@ -146,7 +150,8 @@ public struct Validator {
     private mutating func resolve(_ app: AppDescription) {
         let index = apps.count
         if app.id == nil { requireKey("id", of: app.pointer) }
-        let isProgram = writesProgram(app)
+        let isLink = writesLink(app)
+        let isProgram = isLink || writesProgram(app)
         if app.plugin == nil, !isProgram { requireKey("plugin", of: app.pointer) }
         let id = checkId(app)
         if let id { appIndex.insert(id, index) }
@@ -162,8 +167,11 @@ public struct Validator {
         }
         var type: NodeType?
         var program: ProgramBinding?
+        var link: LinkEnd?
         var programConfiguration = NodeConfiguration()
-        if isProgram {
+        if isLink {
+            (program, link, type, programConfiguration) = self.link(of: app, id: id, role: role)
+        } else if isProgram {
             (program, type, programConfiguration) = self.program(of: app, role: role)
         } else if app.plugin == ProgramBinding.nodeTypeID {
             sink.error(.programConflict, at: app.pointer + "/plugin",
@@ -198,7 +206,7 @@ public struct Validator {
         let component = component(of: app, id: id, role: role, type: type, layout: layout)
         apps.append(ResolvedApp(id: id, role: role, type: type, configuration: configuration,
                                 parameters: parameters, layout: layout, session: session, component: component,
-                                program: program, isolation: isolationChoice(app),
+                                program: program, link: link, isolation: isolationChoice(app),
                                 hasFeedbackInputs: layout?.inputs.contains(where: \.readsPreviousCycle) ?? false,
                                 hasProgramEnds: layout.map { $0.inputs.contains(where: \.programEnd) || $0.outputs.contains(where: \.programEnd) } ?? false))
     }

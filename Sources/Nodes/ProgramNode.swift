@@ -6,8 +6,10 @@ import NodeKit
 /// inputs). The app's session gain applies to every output, so the program is ducked, interrupted
 /// and muted like any app. docs/programs.md has the design.
 public final class ProgramNode: AudioNode {
-    static let outputsSpec = ConfigurationSpec(name: "outputs", displayName: "Program outputs", range: 1...16, defaultValue: 2)
-    static let inputsSpec = ConfigurationSpec(name: "inputs", displayName: "Program inputs", range: 0...16, defaultValue: 0)
+    // A program block allows 1…16 outputs and 0…16 inputs (the validator says so); a link's
+    // end has one side only, up to zita-njbridge's 64 channels.
+    static let outputsSpec = ConfigurationSpec(name: "outputs", displayName: "Program outputs", range: 0...64, defaultValue: 2)
+    static let inputsSpec = ConfigurationSpec(name: "inputs", displayName: "Program inputs", range: 0...64, defaultValue: 0)
 
     /// `builtin:program`: what a graph's `program` block makes; never written as a `plugin`.
     public static let nodeType = NodeType(
@@ -21,11 +23,11 @@ public final class ProgramNode: AudioNode {
 
     /// Ports pair by index: input K feeds output K (`play_K` → `out_K`, then `in_K` → `capture_K`).
     public static func layout(_ channels: (outputs: Int, inputs: Int)) -> NodeLayout {
-        let plays = (1...max(channels.outputs, 1)).map {
-            PortSpec(name: "play_\($0)", displayName: "From program \($0)", direction: .input, group: "play", programEnd: true)
+        let plays = (0..<channels.outputs).map {
+            PortSpec(name: "play_\($0 + 1)", displayName: "From program \($0 + 1)", direction: .input, group: "play", programEnd: true)
         }
         let ins = (0..<channels.inputs).map { PortSpec.input("in_\($0 + 1)", "To program \($0 + 1)", group: "in") }
-        let outs = (1...max(channels.outputs, 1)).map { PortSpec.output("out_\($0)", "Program \($0)", group: "out") }
+        let outs = (0..<channels.outputs).map { PortSpec.output("out_\($0 + 1)", "Program \($0 + 1)", group: "out") }
         let captures = (0..<channels.inputs).map {
             PortSpec(name: "capture_\($0 + 1)", displayName: "Program capture \($0 + 1)", direction: .output, group: "capture",
                      programEnd: true)

@@ -150,7 +150,8 @@ typedef struct iaa_child_limits {
 } iaa_child_limits;
 
 /** Starts `path` with `argv` (NULL-terminated) as a child: its own process group, SIGKILL when
- *  the caller dies, `segment_fd` as descriptor 3, stdin on /dev/null, stdout and stderr on
+ *  the calling thread ends (PR_SET_PDEATHSIG: spawn from a thread that outlives the child),
+ *  `segment_fd` as descriptor 3 (-1: none, for a helper program such as a link's bridge), stdin on /dev/null, stdout and stderr on
  *  `output_fd` (the write end of the child's output pipe; -1: stdout on /dev/null and stderr
  *  kept), every other descriptor closed, the limits set, core dumps off. Returns the pid (and a
  *  pidfd in `*pidfd`, -1 where the kernel has none) or -1 with errno. Only async-signal-safe calls

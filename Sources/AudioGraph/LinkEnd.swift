@@ -1,0 +1,84 @@
+/// One end of an audio link between two machines: the graph's `link` block. A link end is a
+/// program app whose program is a zita-njbridge process the engine starts and keeps running
+/// (`zita-j2n` sends the app's inputs over UDP, `zita-n2j` receives into its outputs with
+/// adaptive resampling). docs/links.md has the design.
+public struct LinkEnd: Sendable, Hashable {
+    public enum Direction: String, Sendable, Hashable {
+        /// The graph's audio into `in_K` leaves for the other machine.
+        case send
+        /// Audio from the other machine comes out of `out_K`.
+        case receive
+    }
+
+    /// How `zita-j2n` puts samples on the wire (zita-n2j reads any of them).
+    public enum SampleFormat: String, Sendable, Hashable, CaseIterable {
+        case int16 = "16bit"
+        case int24 = "24bit"
+        case float
+    }
+
+    public let direction: Direction
+    /// The receiving machine's address (both ends name the receiver, as zita-njbridge does): a
+    /// host name, an IPv4 address, or an IPv6 one. The receiver listens on it.
+    public let host: String
+    /// The UDP port; the receiver also binds the next one (zita-n2j's sync socket).
+    public let port: Int
+    public let channels: Int
+    /// Receive: extra buffering beyond the two periods, in milliseconds (zita-n2j's `--buff`).
+    public let bufferMilliseconds: Int
+    /// Receive: the sending machine's JACK period in frames, which counts in the latency; nil
+    /// when it is the same as this machine's (the receiver cannot learn it from the stream).
+    public let senderPeriod: Int?
+    /// Send: the sample format on the wire.
+    public let format: SampleFormat
+
+    public init(direction: Direction, host: String, port: Int, channels: Int = 2, bufferMilliseconds: Int = 10,
+                senderPeriod: Int? = nil, format: SampleFormat = .int24) {
+        self.direction = direction
+        self.host = host
+        self.port = port
+        self.channels = channels
+        self.bufferMilliseconds = bufferMilliseconds
+        self.senderPeriod = senderPeriod
+        self.format = format
+    }
+
+    /// The most channels zita-njbridge carries.
+    public static let maximumChannels = 64
+    public static let bufferRange = 0...4000
+
+    /// The bridge program this end runs.
+    public var executableName: String { direction == .send ? "zita-j2n" : "zita-n2j" }
+
+    /// The JACK client name the engine gives the bridge of app `app` (the program binding
+    /// matches it exactly; the engine also checks that the client is the process it started).
+    public static func bridgeClient(of app: String) -> String { app + "-link" }
+
+    /// `host:port` as written, IPv6 in brackets.
+    public var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    /// The bridge's arguments after its path: client name, server, channels, then the address.
+    public func arguments(client: String, server: String?) -> [String] {
+        var arguments = ["--jname", client]
+        if let server { arguments += ["--jserv", server] }
+        switch direction {
+        case .send:
+            arguments += ["--chan", String(channels), "--" + format.rawValue]
+        case .receive:
+            arguments += ["--chan", channels == 1 ? "1" : "1-\(channels)", "--buff", String(bufferMilliseconds), "--info"]
+        }
+        return arguments + [host, String(port)]
+    }
+
+    /// The latency a receiving end adds, in frames at `sampleRate`, as zita-n2j aims for it: the
+    /// sender's period and ours (their cycles are not aligned), the extra buffer, and the
+    /// resampler's filter delay (zita-n2j's choice for the lower of the two rates, taken as
+    /// ours). The network's own delay is not known to either end; on a local network it is well
+    /// under a millisecond. Zero for a sending end: the receiver counts the whole link.
+    public func latency(period: Int, sampleRate: Double) -> Int {
+        guard direction == .receive else { return 0 }
+        let rate = max(sampleRate, 44_100)
+        let filter = max(16, Int(6.7 * rate / (rate - 38_000)))
+        return (senderPeriod ?? period) + period + Int((Double(bufferMilliseconds) * sampleRate / 1000).rounded()) + filter
+    }
+}

@@ -26,20 +26,16 @@ public struct LinkEnd: Sendable, Hashable {
     public let channels: Int
     /// Receive: extra buffering beyond the two periods, in milliseconds (zita-n2j's `--buff`).
     public let bufferMilliseconds: Int
-    /// Receive: the sending machine's JACK period in frames, which counts in the latency; nil
-    /// when it is the same as this machine's (the receiver cannot learn it from the stream).
-    public let senderPeriod: Int?
     /// Send: the sample format on the wire.
     public let format: SampleFormat
 
     public init(direction: Direction, host: String, port: Int, channels: Int = 2, bufferMilliseconds: Int = 10,
-                senderPeriod: Int? = nil, format: SampleFormat = .int24) {
+                format: SampleFormat = .int24) {
         self.direction = direction
         self.host = host
         self.port = port
         self.channels = channels
         self.bufferMilliseconds = bufferMilliseconds
-        self.senderPeriod = senderPeriod
         self.format = format
     }
 
@@ -70,15 +66,14 @@ public struct LinkEnd: Sendable, Hashable {
         return arguments + [host, String(port)]
     }
 
-    /// The latency a receiving end adds, in frames at `sampleRate`, as zita-n2j aims for it: the
-    /// sender's period and ours (their cycles are not aligned), the extra buffer, and the
-    /// resampler's filter delay (zita-n2j's choice for the lower of the two rates, taken as
-    /// ours). The network's own delay is not known to either end; on a local network it is well
-    /// under a millisecond. Zero for a sending end: the receiver counts the whole link.
-    public func latency(period: Int, sampleRate: Double) -> Int {
-        guard direction == .receive else { return 0 }
-        let rate = max(sampleRate, 44_100)
-        let filter = max(16, Int(6.7 * rate / (rate - 38_000)))
-        return (senderPeriod ?? period) + period + Int((Double(bufferMilliseconds) * sampleRate / 1000).rounded()) + filter
+    /// The latency a receiving end adds between the sender's JACK ports and its own, in frames
+    /// at `sampleRate`: the extra buffer. zita-n2j holds the audio that long after a packet
+    /// arrives, its resampler's delay included, measured against the sender's timestamps, so the
+    /// two machines' periods do not add to it (each machine's own ports already count its
+    /// period in JACK's capture and playback latencies). The network's delay is not known to
+    /// either end; on a local network it is well under a millisecond. Zero for a sending end:
+    /// the receiver counts the link.
+    public func latency(sampleRate: Double) -> Int {
+        direction == .receive ? Int((Double(bufferMilliseconds) * sampleRate / 1000).rounded()) : 0
     }
 }

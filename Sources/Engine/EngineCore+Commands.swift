@@ -64,6 +64,7 @@ extension EngineCore: CommandHost {
         for warning in warnings { StandardError.warning(warning) }
         // Program apps the new graph names (or admits) are routed now, not at the next registration.
         programs.unadmitted = []
+        followLinks()
         routePrograms()
         return warnings
     }

@@ -60,7 +60,7 @@ extension EngineCore {
 
     /// An engine going live on its backend (adopted, first plan installed by `startUp`): the
     /// transport's tempo served, cycles started, the graph's rules made, the first session
-    /// events out and the programs present found. Returns the warnings to show. Not on `queue`.
+    /// events out, the links' bridges started and the programs present found. Returns the warnings to show. Not on `queue`.
     func goLive(startEvents: [SessionEvent]) throws -> [String] {
         if graph.transport.timebaseMaster {
             if !backend.becomeTimebaseMaster(tempo: graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar) {
@@ -74,6 +74,7 @@ extension EngineCore {
         return queue.sync {
             let warnings = connectExternals(graph.externalConnections, releasingHeld: false).map { "\($0)" }
             publisher.publish(startEvents)
+            followLinks()
             routePrograms()
             return warnings
         }
@@ -143,6 +144,7 @@ extension EngineCore {
         // The programs are clients of the new server too, when they come back: found afresh.
         programs.clients = [:]
         programs.refused = [:]
+        retryLinks()
         routePrograms()
         for pair in remembered {
             noteOwnConnection(pair[0], pair[1], connecting: true)

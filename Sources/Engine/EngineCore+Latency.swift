@@ -30,8 +30,10 @@ extension EngineCore {
     }
 
     /// A program app's own latency: the latest capture latency JACK holds for its program ends
-    /// (the program's own output ports, as the program reports them).
+    /// (the program's own output ports, as the program reports them), and for a receiving link
+    /// the link's (zita-n2j reports none of its own).
     private func programLatency(of app: App) -> Int {
-        app.layout.inputs.filter(\.programEnd).map { backend.captureLatency(ofPort: "\(app.id).\($0.name)") }.max() ?? 0
+        let own = app.layout.inputs.filter(\.programEnd).map { backend.captureLatency(ofPort: "\(app.id).\($0.name)") }.max() ?? 0
+        return own + (app.link?.latency(sampleRate: backend.sampleRate) ?? 0)
     }
 }

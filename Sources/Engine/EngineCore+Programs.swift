@@ -49,7 +49,15 @@ extension EngineCore {
     private func admit(_ client: String, to app: App, _ binding: ProgramBinding) {
         let process = backend.process(ofClient: client)
         var reason: String?
-        if binding.uid != nil || binding.executable != nil {
+        if app.link != nil {
+            switch checkBridge(of: app.id, pid: process?.pid) {
+            case .isBridge: break
+            case .notYet:
+                programs.retryDue = true
+                return
+            case .refused(let why): reason = why
+            }
+        } else if binding.uid != nil || binding.executable != nil {
             if let process {
                 reason = binding.refusal(uid: process.uid, executable: process.executable)
             } else {
@@ -64,6 +72,7 @@ extension EngineCore {
             return
         }
         programs.clients[app.id, default: []].append(.init(name: client, process: process, since: now))
+        linkBound(app.id, true)
     }
 
     /// Looks again for the process of every client bound without one (see
@@ -154,6 +163,7 @@ extension EngineCore {
     func programClientGone(_ name: String) {
         checkOnQueue()
         guard let (app, client) = programs.remove(client: name) else { return }
+        linkBound(app, false)
         publish(.programExited, app: app, [("client", .string(name)), ("pid", client.process.map { .number(Double($0.pid)) } ?? .null),
                                            ("running", .bool(!(programs.clients[app] ?? []).isEmpty))])
         removeAdmittedIfGone(app, reason: "its program exited (JACK client \"\(name)\" left)")

@@ -67,6 +67,7 @@ extension EngineCore {
             ("latency", latencyJSON(index)),
             ("session", session),
             ("program", programJSON(app)),
+            ("link", linkJSON(app)),
         ])
     }
 

@@ -68,6 +68,8 @@ final class EngineCore: @unchecked Sendable {
     var ruleBook = RuleBook()
     /// The outside processes behind program apps (docs/programs.md).
     var programs = ProgramRoster()
+    /// The bridges of the graph's link ends, by app (docs/links.md).
+    var links: [String: RunningLink] = [:]
     /// Where acknowledged changes are kept (`+Keeping`, docs/state.md); nil with `--no-state`.
     var keeping: Keeping?
 

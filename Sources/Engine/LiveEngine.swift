@@ -159,6 +159,7 @@ public struct LiveEngine {
             return try? Self.open(clientName, serverName: serverName, probe: probe).get()
         }
         let current = core.queue.sync {
+            core.stopLinks()
             core.keepingStopped()
             return core.backend
         }

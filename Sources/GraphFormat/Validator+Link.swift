@@ -69,8 +69,6 @@ extension Validator {
         let channels = wholeNumber(object, "channels", range: 1...LinkEnd.maximumChannels, at: pointer, hint: "2 for stereo")
         let buffer = wholeNumber(object, "buffer", range: LinkEnd.bufferRange, at: pointer,
                                  hint: "milliseconds of extra buffering; 10 (the default) suits a local network")
-        let senderPeriod = wholeNumber(object, "senderPeriod", range: 16...8192, at: pointer,
-                                       hint: "the sending machine's JACK period in frames (`jack_bufsize` there prints it)")
         var format = LinkEnd.SampleFormat.int24
         if let written = object.string("format", &sink) {
             if let known = LinkEnd.SampleFormat(rawValue: written) {
@@ -82,20 +80,18 @@ extension Validator {
                 failed = true
             }
         }
-        for (key, onlyFor) in [("buffer", LinkEnd.Direction.receive), ("senderPeriod", .receive), ("format", .send)]
+        for (key, onlyFor) in [("buffer", LinkEnd.Direction.receive), ("format", .send)]
         where object.member(key) != nil && direction != onlyFor {
             sink.error(.invalidValue, at: pointer + "/" + key, "\(JSONText.quoted(key)) belongs to the \(onlyFor.rawValue)ing end",
                        hint: "set it on the other machine's link, or remove it here")
             failed = true
         }
-        for key in ["channels", "buffer", "senderPeriod"] where object.member(key) != nil {
-            if key == "channels" && channels == nil || key == "buffer" && buffer == nil || key == "senderPeriod" && senderPeriod == nil {
-                failed = true
-            }
+        for key in ["channels", "buffer"] where object.member(key) != nil {
+            if key == "channels" && channels == nil || key == "buffer" && buffer == nil { failed = true }
         }
         guard !failed else { return nil }
         return LinkEnd(direction: direction, host: host, port: port, channels: channels ?? 2, bufferMilliseconds: buffer ?? 10,
-                       senderPeriod: senderPeriod, format: format)
+                       format: format)
     }
 
     /// `HOST:PORT` or `[IPV6]:PORT` split, or nil when it is neither.

@@ -48,6 +48,11 @@ public final class BridgeProcess: Sendable {
         while !finished.withLock({ $0 }) && ContinuousClock.now < deadline { usleep(2_000) }
     }
 
+    /// Ends a pause before the next start now (the JACK server it could not reach is back).
+    public func retryNow() {
+        iaa_wakeup_signal(wakeup)
+    }
+
     private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
 
     private func run() {

@@ -18,13 +18,12 @@ struct GraphLinkTests {
     @Test("a receiving end has out/play ports, a sending end in/capture ports; both are program apps bound to their bridge's client")
     func ends() throws {
         let result = Self.load("""
-            { "id": "fromHead", "link": { "receive": "0.0.0.0:30100", "channels": 2, "buffer": 5, "senderPeriod": 512 } },
+            { "id": "fromHead", "link": { "receive": "0.0.0.0:30100", "channels": 2, "buffer": 5 } },
             { "id": "toRear", "link": { "send": "[fd00::21]:30102", "channels": 1, "format": "float" } }
             """, connections: #"{ "from": "fromHead:out_1", "to": "mix:in_1" }, { "from": "mix:out", "to": "toRear:in_1" }"#)
         let graph = try #require(result.graph, "\(result.diagnostics.map(\.formatted))")
         let receive = graph.apps[0], send = graph.apps[1]
-        #expect(receive.link == LinkEnd(direction: .receive, host: "0.0.0.0", port: 30100, channels: 2, bufferMilliseconds: 5,
-                                        senderPeriod: 512))
+        #expect(receive.link == LinkEnd(direction: .receive, host: "0.0.0.0", port: 30100, channels: 2, bufferMilliseconds: 5))
         #expect(receive.layout.inputs.map(\.name) == ["play_1", "play_2"])
         #expect(receive.layout.outputs.map(\.name) == ["out_1", "out_2"])
         #expect(receive.program == ProgramBinding(jackClient: "fromHead-link", outputs: 2, inputs: 0))

@@ -91,7 +91,7 @@ extension JackIntegration {
             let folder = try Folder()
             defer { folder.remove() }
             let tag = "tid\(UInt16.random(in: 0...9_999))"
-            let other = ServerRestartTests.Server()
+            let other = PrivateJackServer(prefix: "iaa-restart")
             try other.start()
             defer { other.stop() }
             let server = try #require(JackHarness.server)

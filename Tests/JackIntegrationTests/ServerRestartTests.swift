@@ -7,45 +7,9 @@ extension JackIntegration {
     /// every connection, including one made by hand.
     @Suite("Surviving JACK server restarts", .serialized)
     struct ServerRestartTests {
-        /// A private server of the test's own, so killing it disturbs nothing else.
-        final class Server {
-            let name = "iaa-restart-\(getpid())-\(UInt16.random(in: 0...9_999))"
-            var process: Process?
-
-            func start() throws {
-                let jackd = Process()
-                jackd.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
-                jackd.arguments = ["-n", name, "-d", "dummy", "-r", "48000", "-p", "256"]
-                jackd.standardOutput = FileHandle.nullDevice
-                jackd.standardError = FileHandle.nullDevice
-                try jackd.run()
-                process = jackd
-                _ = try runCommand("jack_wait", ["-s", name, "-w", "-t", "10"])
-            }
-
-            /// SIGKILL, as the test means it; `stop` ends the server cleanly.
-            func kill() {
-                guard let process else { return }
-                Glibc.kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-            }
-
-            /// SIGTERM: jackd frees its slot in JACK's shared server table. A SIGKILLed server
-            /// keeps its slot until a server of the same name starts, and the table has 8 slots.
-            func stop() {
-                guard let process, process.isRunning else { return }
-                Glibc.kill(process.processIdentifier, SIGTERM)
-                process.waitUntilExit()
-            }
-
-            func lsp() -> String {
-                (try? runCommand("jack_lsp", ["-s", name, "-c"]).stdout) ?? ""
-            }
-        }
-
         @Test("after each of 5 SIGKILLs and restarts, jack_lsp -c of the engine's ports is as before, hand-made connection included")
         func fiveRestarts() throws {
-            let server = Server()
+            let server = PrivateJackServer(prefix: "iaa-restart")
             try server.start()
             defer { server.stop() }
             let engine = try EngineProcess(graph: Repository.path("graphs/demo.json"), client: "t-restart",
@@ -80,7 +44,7 @@ extension JackIntegration {
 
         @Test("apps hear mediaServicesWereLost when the server dies and mediaServicesWereReset when it is back; a buffer-size change is a routeConfigurationChange")
         func mediaServicesAndBufferSize() throws {
-            let server = Server()
+            let server = PrivateJackServer(prefix: "iaa-restart")
             try server.start()
             defer { server.stop() }
             let engine = try EngineProcess(graph: Repository.path("graphs/headunit.json"), client: "t-media",

@@ -1,0 +1,121 @@
+import AudioGraph
+import ControlSocket
+import Links
+
+/// Links between machines (docs/links.md): each link end of the graph is a program app whose
+/// program, a zita-njbridge process, the engine starts and keeps running (``BridgeProcess``).
+/// The bridge's events come here, where ``LinkMonitor`` turns them into the link's state, which
+/// `status` shows and `linkState` events announce. The bridge's JACK client is bound to its app
+/// like any program's, once it is the process this engine started.
+extension EngineCore {
+    /// A link end the engine runs a bridge for.
+    struct RunningLink {
+        let bridge: BridgeProcess
+        var monitor: LinkMonitor
+        /// Tells this bridge's events from those of one it replaced, still on their way.
+        let token: Token
+    }
+
+    final class Token: Sendable {}
+
+    /// Starts a bridge for each link end of the graph that has none, stops those of ends the
+    /// graph no longer has (or has changed), and leaves the rest running.
+    func followLinks() {
+        checkOnQueue()
+        let wanted = Dictionary(graph.apps.compactMap { app in app.link.map { (app.id, $0) } }, uniquingKeysWith: { first, _ in first })
+        for (id, running) in links where wanted[id] != running.monitor.link {
+            running.bridge.stop()
+            links[id] = nil
+        }
+        for (id, link) in wanted.sorted(by: { $0.key < $1.key }) where links[id] == nil {
+            startBridge(for: id, link)
+        }
+    }
+
+    private func startBridge(for app: String, _ link: LinkEnd) {
+        let executable = JackServerLauncher.executable(link.executableName) ?? link.executableName
+        let arguments = link.arguments(client: LinkEnd.bridgeClient(of: app), server: serverName)
+        let token = Token()
+        let bridge = BridgeProcess(executable: executable, arguments: arguments) { [weak self] event in
+            self?.queue.async { [weak self] in
+                guard let self, self.links[app]?.token === token else { return }
+                self.linkEvent(app, event)
+            }
+        }
+        links[app] = RunningLink(bridge: bridge, monitor: LinkMonitor(link: link, at: now), token: token)
+    }
+
+    /// Stops every bridge (the engine is stopping).
+    func stopLinks() {
+        checkOnQueue()
+        for running in links.values { running.bridge.stop() }
+        links = [:]
+    }
+
+    /// The JACK server is back: bridges waiting out a pause after failing to reach it start now.
+    func retryLinks() {
+        for running in links.values { running.bridge.retryNow() }
+    }
+
+    func linkEvent(_ app: String, _ event: BridgeEvent) {
+        checkOnQueue()
+        guard let change = links[app]?.monitor.note(event, at: now) else { return }
+        let payload = ControlJSON.object([
+            ("app", .string(app)), ("name", .string("linkState")), ("state", .string(change.to.rawValue)),
+            ("previous", .string(change.from.rawValue)), ("reason", .string(change.reason)),
+        ])
+        publisher.announce("event", payload)
+        StandardError.write("iaa: event: \(payload.text)")
+    }
+
+    /// Whether a JACK client that matches a link app's bridge name is the bridge.
+    enum BridgeCheck {
+        case isBridge
+        /// The bridge's start has not been seen yet: asked again on the next pass.
+        case notYet
+        case refused(String)
+    }
+
+    /// Whether the process `pid` (nil: not found) is the bridge this engine started for `app`.
+    func checkBridge(of app: String, pid: Int32?) -> BridgeCheck {
+        guard let expected = links[app]?.monitor.pid else { return .notYet }
+        return pid == expected ? .isBridge : .refused("it is not the bridge this engine started for the link (pid \(expected))")
+    }
+
+    /// The bridge's JACK client was bound to its app, or left.
+    func linkBound(_ app: String, _ bound: Bool) {
+        guard links[app] != nil else { return }
+        linkEvent(app, .bound(bound))
+    }
+
+    /// `status`'s `link` member of an app: null for any other app.
+    func linkJSON(_ app: App) -> ControlJSON {
+        guard let link = app.link else { return .null }
+        let monitor = links[app.id]?.monitor
+        func number(_ value: Double?) -> ControlJSON { value.map { .number($0) } ?? .null }
+        func text(_ value: String?) -> ControlJSON { value.map(ControlJSON.string) ?? .null }
+        var sender = ControlJSON.null, resampler = ControlJSON.null
+        if let heard = monitor?.sender {
+            sender = .object([("address", .string(heard.address)), ("channels", .number(Double(heard.channels))),
+                              ("sampleRate", .number(Double(heard.sampleRate)))])
+        }
+        if let figures = monitor?.statistics {
+            resampler = .object([("error", .number(figures.error)), ("ratio", .number(figures.ratio)),
+                                 ("fewestFrames", .number(Double(figures.fewestFrames)))])
+        }
+        let latency = link.latency(sampleRate: backend.sampleRate)
+        let counts: [(String, ControlJSON)] = [
+            ("restarts", .number(Double(monitor?.restarts ?? 0))), ("dropouts", .number(Double(monitor?.dropouts ?? 0))),
+            ("underruns", .number(Double(monitor?.underruns ?? 0))),
+        ]
+        return .object([
+            ("direction", .string(link.direction.rawValue)), ("address", .string(link.address)),
+            ("channels", .number(Double(link.channels))), ("bridge", .string(link.executableName)),
+            ("client", .string(LinkEnd.bridgeClient(of: app.id))), ("state", .string(monitor?.state.rawValue ?? "starting")),
+            ("since", number(monitor?.since)), ("pid", number(monitor?.pid.map(Double.init))),
+            ("latency", .number(Double(latency))), ("lockedAfter", number(monitor?.lockedAfter)),
+        ] + counts + [
+            ("sender", sender), ("resampler", resampler), ("lastExit", text(monitor?.lastExit)), ("lastMessage", text(monitor?.lastMessage)),
+        ])
+    }
+}

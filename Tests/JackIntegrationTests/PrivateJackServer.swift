@@ -1,0 +1,43 @@
+import Foundation
+import TestKit
+
+/// A JACK server of a test's own on the dummy driver, so killing it, or a client wedged inside
+/// it, disturbs nothing else.
+final class PrivateJackServer {
+    let name: String
+    var process: Process?
+
+    init(prefix: String) {
+        name = "\(prefix)-\(getpid())-\(UInt16.random(in: 0...9_999))"
+    }
+
+    func start() throws {
+        let jackd = Process()
+        jackd.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
+        jackd.arguments = ["-n", name, "-d", "dummy", "-r", "48000", "-p", "256"]
+        jackd.standardOutput = FileHandle.nullDevice
+        jackd.standardError = FileHandle.nullDevice
+        try jackd.run()
+        process = jackd
+        _ = try runCommand("jack_wait", ["-s", name, "-w", "-t", "10"])
+    }
+
+    /// SIGKILL, as the test means it; `stop` ends the server cleanly.
+    func kill() {
+        guard let process else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// SIGTERM: jackd frees its slot in JACK's shared server table. A SIGKILLed server
+    /// keeps its slot until a server of the same name starts, and the table has 8 slots.
+    func stop() {
+        guard let process, process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+    }
+
+    func lsp() -> String {
+        (try? runCommand("jack_lsp", ["-s", name, "-c"]).stdout) ?? ""
+    }
+}

@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(name: "StateStoreTests", dependencies: ["TestKit", "StateStore"]),
         .testTarget(name: "AudioFilesTests", dependencies: ["TestKit", "AudioFiles"]),
         .testTarget(name: "OfflineBackendTests", dependencies: ["OfflineBackend", "Nodes", "NodeKit", "AudioGraph", "GraphFormat", "SignalAnalysis"]),
-        .testTarget(name: "EngineTests", dependencies: ["TestKit", "Engine", "AudioGraph", "GraphFormat", "AudioSession", "OfflineBackend", "AudioFiles", "SignalAnalysis", "ControlSocket", "StateStore"]),
+        .testTarget(name: "EngineTests", dependencies: ["TestKit", "Engine", "Links", "AudioGraph", "GraphFormat", "AudioSession", "OfflineBackend", "AudioFiles", "SignalAnalysis", "ControlSocket", "StateStore"]),
         // Runs the built `iaa` against the private JACK server that tools/test starts.
         .testTarget(name: "JackIntegrationTests", dependencies: ["TestKit", "AudioFiles", "SignalAnalysis", "ControlSocket", "IAASession"]),
     ],

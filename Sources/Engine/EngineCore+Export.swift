@@ -137,9 +137,21 @@ extension EngineCore {
         return .object(block)
     }
 
+    /// A link end's block as the graph file writes it.
+    private func exported(_ link: LinkEnd) -> ControlJSON {
+        var block: [(String, ControlJSON)] = [(link.direction.rawValue, .string(link.address)), ("channels", .number(Double(link.channels)))]
+        switch link.direction {
+        case .receive: block.append(("buffer", .number(Double(link.bufferMilliseconds))))
+        case .send: block.append(("format", .string(link.format.rawValue)))
+        }
+        return .object(block)
+    }
+
     private func exported(_ app: App) -> ControlJSON {
         var pairs: [(String, ControlJSON)] = [("id", .string(app.id)), ("role", .string(app.role.rawValue))]
-        if let program = app.program {
+        if let link = app.link {
+            pairs.append(("link", exported(link)))
+        } else if let program = app.program {
             // The program block carries the channels; the node type is what it makes.
             var block: [(String, ControlJSON)] = []
             if let client = program.jackClient { block.append(("jackClient", .string(client))) }

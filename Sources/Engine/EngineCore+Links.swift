@@ -10,13 +10,16 @@ import Links
 extension EngineCore {
     /// A link end the engine runs a bridge for.
     struct RunningLink {
-        let bridge: BridgeProcess
+        let bridge: any Bridge
         var monitor: LinkMonitor
         /// Tells this bridge's events from those of one it replaced, still on their way.
         let token: Token
     }
 
     final class Token: Sendable {}
+
+    /// Starts a bridge program (path, arguments) that reports what happens to it.
+    typealias BridgeStarter = @Sendable (String, [String], @escaping @Sendable (BridgeEvent) -> Void) -> any Bridge
 
     /// Starts a bridge for each link end of the graph that has none, stops those of ends the
     /// graph no longer has (or has changed), and leaves the rest running.
@@ -36,7 +39,7 @@ extension EngineCore {
         let executable = JackServerLauncher.executable(link.executableName) ?? link.executableName
         let arguments = link.arguments(client: LinkEnd.bridgeClient(of: app), server: serverName)
         let token = Token()
-        let bridge = BridgeProcess(executable: executable, arguments: arguments) { [weak self] event in
+        let bridge = startBridge(executable, arguments) { [weak self] event in
             self?.queue.async { [weak self] in
                 guard let self, self.links[app]?.token === token else { return }
                 self.linkEvent(app, event)

@@ -4,6 +4,7 @@ import AudioSession
 import ControlSocket
 import Foundation
 import JackBackend
+import Links
 import Synchronization
 
 /// The running engine's state: graph, plans, sessions and the backend. Everything here runs on
@@ -70,6 +71,8 @@ final class EngineCore: @unchecked Sendable {
     var programs = ProgramRoster()
     /// The bridges of the graph's link ends, by app (docs/links.md).
     var links: [String: RunningLink] = [:]
+    /// How a link's bridge is started: a process kept running (tests hand in a stand-in).
+    var startBridge: BridgeStarter = { BridgeProcess(executable: $0, arguments: $1, report: $2) }
     /// Where acknowledged changes are kept (`+Keeping`, docs/state.md); nil with `--no-state`.
     var keeping: Keeping?
 

@@ -2,6 +2,14 @@ import CIsolation
 import Foundation
 import Synchronization
 
+/// A running bridge as the engine holds it: ``BridgeProcess``, or a stand-in in tests.
+public protocol Bridge: AnyObject, Sendable {
+    /// Ends the bridge and whatever keeps it running.
+    func stop()
+    /// Ends a pause before the next start now.
+    func retryNow()
+}
+
 /// Keeps one link's bridge program running: starts it, hands each line it prints and each exit
 /// to `report`, starts it again after a pause that doubles while it keeps failing (0.5 s up to
 /// 10 s; back to 0.5 s after a run of 10 s), and stops it when asked.
@@ -11,7 +19,7 @@ import Synchronization
 /// that crashed, and its UDP port is free for the engine that comes back. The bridge's output
 /// goes through `stdbuf -oL` when it is there: zita-njbridge writes with stdio, which would
 /// hold a pipe's lines back by the page.
-public final class BridgeProcess: Sendable {
+public final class BridgeProcess: Bridge {
     public let executable: String
     public let arguments: [String]
     private let report: @Sendable (BridgeEvent) -> Void

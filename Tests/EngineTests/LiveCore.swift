@@ -3,6 +3,7 @@ import ControlSocket
 @testable import Engine
 import Foundation
 import GraphFormat
+import Links
 import Synchronization
 import Testing
 
@@ -19,7 +20,10 @@ final class LiveCore: @unchecked Sendable {
         let all = Mutex<[(topic: String, line: ControlJSON)]>([])
     }
 
-    init(_ graphText: String, client: String = "iaa", backend: MemoryBackend? = nil) throws {
+    /// `bridges` starts the bridges of link ends (by default none is started: a stand-in that
+    /// reports nothing).
+    init(_ graphText: String, client: String = "iaa", backend: MemoryBackend? = nil,
+         bridges: @escaping EngineCore.BridgeStarter = { _, _, _ in SilentBridge() }) throws {
         let loaded = GraphFile.load(text: graphText, file: "graph.json", registry: GraphLoading.registry)
         guard let graph = loaded.graph, let description = loaded.description else {
             throw LiveCoreError(message: loaded.errors.map(\.formatted).joined(separator: "\n"))
@@ -30,6 +34,7 @@ final class LiveCore: @unchecked Sendable {
         let published = published
         core.queue.sync { core.publisher.tap = { topic, line in published.all.withLock { $0.append((topic, line)) } } }
         core.adopt(backend)
+        core.startBridge = bridges
         _ = try core.goLive(startEvents: try core.startUp())
         settle()
     }
@@ -85,6 +90,12 @@ final class LiveCore: @unchecked Sendable {
     static func process(_ pid: Int32, _ executable: String) -> ProcessIdentity {
         ProcessIdentity(pid: pid, uid: getuid(), executable: executable)
     }
+}
+
+/// A link's bridge that never starts a process nor reports anything.
+final class SilentBridge: Bridge {
+    func stop() {}
+    func retryNow() {}
 }
 
 struct LiveCoreError: Error, CustomStringConvertible {

@@ -114,6 +114,7 @@ async function refresh() {
 
 /// Each app's state in `iaa top`'s words, from `status` (what keeps it from being heard first).
 function appState(app) {
+  if (app.link && app.link.state !== "running") return `link ${app.link.state}`;
   if (app.program && !app.program.running) return "not running";
   const isolation = app.isolation?.state;
   if (isolation === "starting" || isolation === "restarting" || isolation === "off") return `isolated ${isolation}`;
@@ -296,7 +297,8 @@ function showApp(app) {
     box.group.dataset.stateChangedAt = String(Date.now());
   }
   const marks = [];
-  if (app.program) marks.push(app.program.admitted ? "admitted program" : "program");
+  if (app.link) marks.push(`link ${app.link.direction === "send" ? "to" : "from"} ${app.link.address}`);
+  else if (app.program) marks.push(app.program.admitted ? "admitted program" : "program");
   if (app.isolation) marks.push("isolated");
   box.group.classList.toggle("program", !!app.program);
   box.sub.textContent = [app.plugin, ...marks].join(" · ");

@@ -89,7 +89,10 @@ struct StatusTree {
             row = Row(foreground: row.foreground, number: number, id: id, description: row.description,
                       state: row.state + "   " + latency)
         }
-        if let program = programText(app["program"]) {
+        if let link = linkText(app["link"]) {
+            row = Row(foreground: row.foreground, number: number, id: id, description: row.description,
+                      state: row.state + "   " + link)
+        } else if let program = programText(app["program"]) {
             row = Row(foreground: row.foreground, number: number, id: id, description: row.description,
                       state: row.state + "   " + program)
         }
@@ -182,6 +185,28 @@ struct StatusTree {
             let note = isolation["note"]?.stringValue
             return (Output.styled("off (\(kind))", .red) + "   " + [reason, note].compactMap { $0 }.joined(separator: "; "), true)
         }
+    }
+
+    /// A link end: `link receive 0.0.0.0:30100 running (locked after 0.8 s), latency 480,
+    /// 1 restart, 1 dropout`; when the bridge is restarting, why it ended.
+    private static func linkText(_ link: ControlJSON?) -> String? {
+        guard let link, link.objectValue != nil, let state = link["state"]?.stringValue else { return nil }
+        var stateText = state
+        if state == "running", let locked = link["lockedAfter"]?.doubleValue {
+            stateText += " (locked after \(Output.fixed(locked, decimals: 1)) s)"
+        }
+        let style: Output.Style = switch state {
+        case "running": .green
+        case "lost", "restarting": .red
+        default: .yellow
+        }
+        var text = "link \(link["direction"]?.plainText ?? "?") \(link["address"]?.plainText ?? "?") " + Output.styled(stateText, style)
+        if let latency = link["latency"]?.intValue, link["direction"]?.stringValue == "receive" { text += ", latency \(latency)" }
+        for (key, noun) in [("restarts", "restart"), ("dropouts", "dropout"), ("underruns", "underrun")] {
+            if let count = link[key]?.intValue, count > 0 { text += ", \(count) \(noun)\(count == 1 ? "" : "s")" }
+        }
+        if state == "restarting", let exit = link["lastExit"]?.stringValue { text += ": " + exit }
+        return text
     }
 
     /// A program app's process: `program mpv-01 pid 4242 (2 ports routed), session pid 4242`, or

@@ -65,7 +65,7 @@ final class CannedEngine: Sendable {
 
     static func answer(_ request: ControlRequest) -> ControlReply {
         let app = request["app"]?.stringValue
-        if let app, !["daw", "synth", "nav", "music", "tone"].contains(app) {
+        if let app, !["daw", "synth", "nav", "music", "tone", "rear"].contains(app) {
             return .error(code: "unknownApp", message: "no app \"\(app)\" (apps: daw, synth, nav, music, tone)", field: "app")
         }
         switch request.method {

@@ -20,6 +20,12 @@ enum CannedReplies {
          "session": session("playback", mode: "voicePrompt", options: ["duckOthers"])],
         ["id": "music", "role": "app", "plugin": "oscillator", "component": nil, "hosts": [],
          "session": session("playback", options: ["mixWithOthers"], gain: 0.25, ducked: true)],
+        ["id": "rear", "role": "app", "plugin": "builtin:program", "component": nil, "hosts": [], "session": nil,
+         "link": ["direction": "receive", "address": "0.0.0.0:30100", "channels": 2, "bridge": "zita-n2j", "client": "rear-link",
+                  "state": "running", "since": 12.5, "pid": 4242, "latency": 480, "lockedAfter": 0.75, "restarts": 1,
+                  "dropouts": 1, "underruns": 0, "sender": ["address": "192.168.1.20", "channels": 2, "sampleRate": 48000],
+                  "resampler": ["error": -0.3, "ratio": 1.00001, "fewestFrames": 251],
+                  "lastExit": "zita-n2j was killed by signal 9", "lastMessage": nil]],
     ]
 
     static let status: ControlJSON = [

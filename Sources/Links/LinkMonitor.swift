@@ -92,7 +92,7 @@ public struct LinkMonitor: Sendable {
         case .bound(let isBound):
             bound = isBound
             guard link.direction == .send else { return nil }
-            return isBound ? move(to: .running, at: time, "sending \(link.channels) channels to \(link.address)")
+            return isBound ? move(to: .running, at: time, "sending \(Self.channels(link.channels)) to \(link.address)")
                 : move(to: .starting, at: time, "its JACK client left")
         case .line(let signal):
             return take(signal, at: time)
@@ -107,7 +107,7 @@ public struct LinkMonitor: Sendable {
         case .sender(let address, let channels, let rate):
             sender = (address, channels, rate)
             heardSenderAt = time
-            return move(to: .locking, at: time, "sender \(address): \(channels) channels at \(rate) Hz; locking to its clock")
+            return move(to: .locking, at: time, "sender \(address): \(Self.channels(channels)) at \(rate) Hz; locking to its clock")
         case .syncing:
             if heardSenderAt == nil { heardSenderAt = time }
             return move(to: .locking, at: time, "locking to the sender's clock")
@@ -144,6 +144,9 @@ public struct LinkMonitor: Sendable {
         since = time
         return change
     }
+
+    /// `1 channel`, `2 channels`.
+    static func channels(_ count: Int) -> String { count == 1 ? "1 channel" : "\(count) channels" }
 
     /// `0.5 s`, `2 s`.
     static func seconds(_ value: Double) -> String {

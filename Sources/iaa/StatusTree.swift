@@ -187,8 +187,9 @@ struct StatusTree {
         }
     }
 
-    /// A link end: `link receive 0.0.0.0:30100 running (locked after 0.8 s), latency 480,
-    /// 1 restart, 1 dropout`; when the bridge is restarting, why it ended.
+    /// A link end: `link receive 0.0.0.0:30100 running (locked after 0.8 s), 1 restart,
+    /// 1 dropout` (its latency is the app's, shown before it); when the bridge is restarting,
+    /// why it ended.
     private static func linkText(_ link: ControlJSON?) -> String? {
         guard let link, link.objectValue != nil, let state = link["state"]?.stringValue else { return nil }
         var stateText = state
@@ -201,7 +202,6 @@ struct StatusTree {
         default: .yellow
         }
         var text = "link \(link["direction"]?.plainText ?? "?") \(link["address"]?.plainText ?? "?") " + Output.styled(stateText, style)
-        if let latency = link["latency"]?.intValue, link["direction"]?.stringValue == "receive" { text += ", latency \(latency)" }
         for (key, noun) in [("restarts", "restart"), ("dropouts", "dropout"), ("underruns", "underrun")] {
             if let count = link[key]?.intValue, count > 0 { text += ", \(count) \(noun)\(count == 1 ? "" : "s")" }
         }

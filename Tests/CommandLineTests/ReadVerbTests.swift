@@ -20,7 +20,7 @@ struct ReadVerbTests {
              ├─ Apps:
              │     3. nav    playback/voicePrompt [duckOthers]  active   gain 1.00
              │     4. music  playback [mixWithOthers]           ducked 0.25
-             │     5. rear   builtin:program                    active   link receive 0.0.0.0:30100 running (locked after 0.8 s), latency 480, 1 restart, 1 dropout
+             │     5. rear   builtin:program                    active   link receive 0.0.0.0:30100 running (locked after 0.8 s), 1 restart, 1 dropout
              ├─ Transport: playing, 120 bpm, bar 3 beat 2
              └─ Interruptions: none
 

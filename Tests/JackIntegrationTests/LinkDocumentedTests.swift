@@ -1,0 +1,46 @@
+import AudioFiles
+import Foundation
+import Testing
+import TestKit
+
+extension JackIntegration {
+    /// docs/links.md's "On one machine", run as written: two JACK servers, two engines and the
+    /// bridges between them, the rear unit's speakers recorded.
+    @Suite("A link on one machine, as written", .serialized)
+    struct LinkDocumentedTests {
+        @Test("the steps work when pasted: the rear engine's link locks and its speakers carry the head unit's 0.5 tone")
+        func asWritten() throws {
+            let page = Markdown.page("docs/links.md")
+            let blocks = Markdown.blocks(["sh"], in: Markdown.section(from: "### On one machine", to: "## What the engine does", in: page))
+            try #require(blocks.count == 1, "expected one shell block in \"On one machine\", found \(blocks.count)")
+            let directory = try makeTemporaryDirectory("links")
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let work = directory + "/work"
+            for folder in ["run", "state", "work"] {
+                try FileManager.default.createDirectory(atPath: directory + "/" + folder, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            }
+            try FileManager.default.createSymbolicLink(atPath: work + "/graphs", withDestinationPath: Repository.path("graphs"))
+            let binaries = URL(fileURLWithPath: Repository.debugBinary).deletingLastPathComponent().path
+            let steps = try DocumentedSteps(directory: directory, markName: "IAA_LINK_DOC", prologue: """
+                export XDG_RUNTIME_DIR="\(directory)/run" XDG_STATE_HOME="\(directory)/state"
+                export PATH="\(binaries):$PATH"
+                unset JACK_DEFAULT_SERVER IAA_CONFIG IAA_CLIENT
+                cd "\(work)"
+                """, blocks: blocks)
+            defer { steps.finish("docs/links.md's steps") }
+            let finished = waitUntil(seconds: 60) { steps.status?.isEmpty == false }
+            try #require(finished, "the steps did not finish within 60 s:\n\(steps.output)")
+            try #require(steps.status == "0", "the steps failed (exit \(steps.status ?? "?")):\n\(steps.output)")
+            #expect(steps.output.contains("link receive 0.0.0.0:30100 running (locked after"), "\(steps.output)")
+            // The steps stop what they started, servers last: nothing of theirs is left in shared memory.
+            let left = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? []).filter {
+                $0.contains("head-unit") || $0.contains("rear-unit")
+            }
+            #expect(left.isEmpty, "left in /dev/shm: \(left)")
+            let heard = try SoundFileReader(path: work + "/heard.wav").readAll()[0].suffix(48_000)
+            let rms = (heard.reduce(0) { $0 + Double($1) * Double($1) } / Double(heard.count)).squareRoot()
+            #expect(abs(rms - 0.5 / 2.0.squareRoot()) < 0.01, "the rear speakers' last second: RMS \(rms)")
+        }
+    }
+}

@@ -30,14 +30,14 @@ extension TestSupport {
                  },
                  make: { _ in CopyNode() }),
         NodeType(id: "builtin:program", displayName: "Program", summary: "An outside program's sound.",
-                 configuration: [ConfigurationSpec(name: "outputs", range: 1...16, defaultValue: 2),
-                                 ConfigurationSpec(name: "inputs", range: 0...16, defaultValue: 0)],
+                 configuration: [ConfigurationSpec(name: "outputs", range: 0...64, defaultValue: 2),
+                                 ConfigurationSpec(name: "inputs", range: 0...64, defaultValue: 0)],
                  layout: { configuration in
                      let outputs = configuration.value("outputs", default: 2), inputs = configuration.value("inputs", default: 0)
-                     let plays = (1...outputs).map { PortSpec(name: "play_\($0)", direction: .input, programEnd: true) }
+                     let plays = (0..<outputs).map { PortSpec(name: "play_\($0 + 1)", direction: .input, programEnd: true) }
                      let captures = (0..<inputs).map { PortSpec(name: "capture_\($0 + 1)", direction: .output, programEnd: true) }
                      return NodeLayout(inputs: plays + (0..<inputs).map { .input("in_\($0 + 1)") },
-                                       outputs: (1...outputs).map { .output("out_\($0)") } + captures)
+                                       outputs: (0..<outputs).map { .output("out_\($0 + 1)") } + captures)
                  },
                  make: { _ in CopyNode() }),
         NodeType(id: "builtin:passthrough", displayName: "Passthrough", summary: "Copies.",

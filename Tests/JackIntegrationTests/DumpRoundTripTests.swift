@@ -32,7 +32,8 @@ extension JackIntegration {
             var programs: [ProgramProcess] = []
             defer { for program in programs { program.stop() } }
             var handMade: [String]?
-            if try running.result("status")["apps"]?.arrayValue?.contains(where: { $0["program"] != .null }) == true {
+            // A link end is a program app too, whose program the engine starts: no player to route.
+            if try running.result("status")["apps"]?.arrayValue?.contains(where: { $0["program"] != .null && $0["link"] == .null }) == true {
                 let tone = running.directory.appendingPathComponent("tone.wav").path
                 #expect(try runCommand("sox", ["-n", "-r", "48000", "-c", "2", tone, "synth", "2", "sine", "440"]).status == 0)
                 // mpv is the graph's `music` (mpv*); jack_simple_client is admitted (`*`).

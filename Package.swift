@@ -90,8 +90,9 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
-        // Links between machines: the bridge processes the engine keeps running and their states.
-        .target(name: "Links", dependencies: ["AudioGraph", "CIsolation"]),
+        // Links between machines: the bridge processes the engine keeps running and their states,
+        // and a satellite's control link to its primary.
+        .target(name: "Links", dependencies: ["AudioGraph", "CIsolation", "ControlSocket"]),
         .target(name: "Engine", dependencies: ["Links", "AudioGraph", "GraphFormat", "Suggestions", "AudioSession", "NodeKit", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation", "CThreadNotes", "StateStore"]),
         .executableTarget(name: "iaa", dependencies: [
             "Engine", "PluginHost", "NodeKit", "AudioGraph", "GraphFormat", "AudioSession", "ControlSocket", "SessionManager", "AudioFiles", "Isolation", "Dashboard",

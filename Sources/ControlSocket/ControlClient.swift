@@ -53,19 +53,32 @@ public final class ControlClient {
     /// closes the connection. Waits without a timeout: a quiet stream is not a dead engine.
     public func stream(_ method: String, params: ControlJSON = .object([]), onStart: (ControlJSON) -> Void = { _ in },
                        onLine: (String) -> Bool) throws(ControlSocketError) -> Result<Void, ControlError> {
-        let id = nextID
-        nextID += 1
-        try setReceiveTimeout(timeout)
-        try send(id: id, method: method, params: params)
-        switch try reply(to: id) {
+        switch try begin(method, params: params) {
         case .failure(let error): return .failure(error)
         case .success(let initial): onStart(initial)
         }
-        try setReceiveTimeout(nil)
         while let line = try readLine() {
             if !onLine(String(decoding: line, as: UTF8.self)) { break }
         }
         return .success(())
+    }
+
+    /// Sends a streaming request and returns its initial result; the stream's lines then come
+    /// from ``readLine()``, without a timeout.
+    public func begin(_ method: String, params: ControlJSON = .object([])) throws(ControlSocketError) -> Result<ControlJSON, ControlError> {
+        let id = nextID
+        nextID += 1
+        try setReceiveTimeout(timeout)
+        try send(id: id, method: method, params: params)
+        let initial = try reply(to: id)
+        if case .success = initial { try setReceiveTimeout(nil) }
+        return initial
+    }
+
+    /// Ends the connection both ways; the one call another thread may make: a ``readLine()``
+    /// waiting on it returns nil.
+    public func shutdown() {
+        _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
     }
 
     /// Sends raw bytes as they are (for tests of what the server does with malformed input).

@@ -11,6 +11,8 @@ public final class AudioSessionController {
     private var slots: [String: NodeSlot] = [:]
     /// Each node app's hosts, as the current graph connects them.
     private var hostsOfNode: [String: [String]] = [:]
+    /// The gains a primary engine decided for this satellite's apps (``followPrimary``).
+    private var primaryGains: [String: Float] = [:]
     /// A graph without the Inter-App Audio connections the live sessions no longer allow: the
     /// nodes are already fading out; the caller installs its plan once the ramp is over.
     public private(set) var graphAwaitingInstall: Graph?
@@ -162,12 +164,27 @@ public final class AudioSessionController {
         return events
     }
 
+    /// A satellite's mirrored app whose gain the primary decides (docs/links.md): it replaces
+    /// this engine's own decision for that app until ``leavePrimary()``.
+    func followPrimary(_ app: String, gain: Float) {
+        guard primaryGains[app] != gain else { return }
+        primaryGains[app] = gain
+        push()
+    }
+
+    /// The primary is gone: this engine's own decisions apply again.
+    func leavePrimary() {
+        guard !primaryGains.isEmpty else { return }
+        primaryGains = [:]
+        push()
+    }
+
     /// Hands the current decision to the audio thread. A connected node that needs no session
     /// of its own is rendered by its host (unity, running); a node without a host is stopped.
     private func push(startingAt start: Bool = false, starting fresh: Set<String> = []) {
         var gains: [String: (gain: Float, suspended: Bool, hears: Bool)] = [:]
         for state in policy.states {
-            gains[state.id] = (state.gain, state.suspended, policy.hearsInput(state.id))
+            gains[state.id] = (primaryGains[state.id] ?? state.gain, state.suspended, policy.hearsInput(state.id))
         }
         for (index, app) in graph.apps.enumerated() where app.role == .node {
             if !isInterAppConnected(app.id) {

@@ -111,5 +111,6 @@ extension EngineCore {
         publish(.programDetached, app: app, [("pid", .number(Double(attachment.process.pid))), ("wasActive", .bool(wasActive))])
         if sessions.policy.state(of: app) != nil { publisher.publish(applySession(.terminate(app: app), at: now).events) }
         removeAdmittedIfGone(app, reason: "its program closed its session (pid \(attachment.process.pid))")
+        announceDecisions()
     }
 }

@@ -7,6 +7,7 @@ extension EngineCore {
     func handle(_ request: ControlRequest) -> ControlReply {
         checkOnQueue()
         let reply = respond(to: request)
+        announceDecisions()
         if StandardError.level >= .debug {
             let outcome: String
             switch reply {
@@ -50,6 +51,7 @@ extension EngineCore {
                 return .stream(topic: "meters", initial: .object([("stream", .string("meters"))]))
             default:
                 guard method.isSessionAction else { throw ControlError(.internal, "method \"\(request.method)\" has no handler") }
+                if let refused = forwardToPrimary(method, request) { return refused }
                 return try performRequest(method, request)
             }
         } catch let error as ControlError {

@@ -27,6 +27,7 @@ extension EngineCore {
             ("interruption", .bool(sessions.policy.states.contains { $0.interrupted })),
             ("jackConnections", jack.connections), ("rules", jack.rules),
             ("programs", admissionJSON()),
+            ("satellite", satelliteJSON()),
             ("state", keptStateJSON()),
         ])
     }

@@ -22,6 +22,7 @@ extension EngineCore {
         if programs.retryDue, Int(time * 10) % 5 == 0 { routePrograms() }
         if Int(time * 10) % 5 == 0, programs.awaitingProcess(at: time) { identifyPrograms() }
         followLatency()
+        announceDecisions()
         backend.updateSplit()
         guard let plan = backend.currentPlan else { return }
         // Ten times a second over every app, so one pass straight over the slots: a lookup by id

@@ -71,6 +71,8 @@ final class EngineCore: @unchecked Sendable {
     var programs = ProgramRoster()
     /// The bridges of the graph's link ends, by app (docs/links.md).
     var links: [String: RunningLink] = [:]
+    /// The link to a primary engine, when this one is its satellite (`iaa run --join`).
+    var satellite: Satellite?
     /// How a link's bridge is started: a process kept running (tests hand in a stand-in).
     var startBridge: BridgeStarter = { BridgeProcess(executable: $0, arguments: $1, report: $2) }
     /// Where acknowledged changes are kept (`+Keeping`, docs/state.md); nil with `--no-state`.

@@ -38,6 +38,9 @@ public struct LiveEngine {
         public var fresh = false
         /// Where the state is kept; nil means `$XDG_STATE_HOME/iaa`.
         public var stateFolder: String?
+        /// `--join`: the control socket of a primary engine whose policy decides for this
+        /// engine's apps (docs/links.md); nil: this engine decides alone.
+        public var primarySocket: String?
 
         public init(graphPath: String, serverName: String? = nil, clientName: String? = nil, socketPath: String? = nil) {
             self.graphPath = graphPath
@@ -126,6 +129,7 @@ public struct LiveEngine {
             core.adopt(backend)
             let startEvents = try core.startUp()
             for warning in try core.goLive(startEvents: startEvents) { StandardError.warning(warning) }
+            if let primary = options.primarySocket { core.queue.sync { core.join(primary: primary) } }
             core.queue.sync { core.keepingStarted() }
             let path = options.socketPath ?? ControlServer.defaultPath(client: backend.clientName)
             let server = try ControlServer(path: path, queue: core.queue,
@@ -159,6 +163,7 @@ public struct LiveEngine {
             return try? Self.open(clientName, serverName: serverName, probe: probe).get()
         }
         let current = core.queue.sync {
+            core.leavePrimary()
             core.stopLinks()
             core.keepingStopped()
             return core.backend

@@ -30,6 +30,8 @@ struct ProgramRoster {
     struct Attachment {
         let connection: UInt64
         let process: ProcessIdentity
+        /// The app's gain as last told on its stream (a satellite follows it: `announceDecisions`).
+        var decided: Float?
     }
 
     /// Bound clients per app id, in the order they were found.

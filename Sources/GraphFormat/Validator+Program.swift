@@ -65,7 +65,12 @@ extension Validator {
             failed = true
         }
         let uid = wholeNumber(object, "uid", range: 0...Int(UInt32.max - 1), at: pointer, hint: "a user id such as 1000 (`id -u`)")
-        let outputs = wholeNumber(object, "outputs", range: 1...16, at: pointer, hint: "2 for a stereo program")
+        let outputs = wholeNumber(object, "outputs", range: 0...16, at: pointer, hint: "2 for a stereo program")
+        if outputs == 0, jackClient != nil {
+            sink.error(.outOfRange, at: pointer + "/outputs", "a program routed from a JACK client plays at least one channel",
+                       hint: "0 outputs is for an app whose program only speaks for its session (no \"jackClient\"), such as a satellite's app")
+            failed = true
+        }
         let inputs = wholeNumber(object, "inputs", range: 0...16, at: pointer, hint: "0 for a program that records nothing")
         var direct = ProgramBinding.DirectConnections.undo
         if let written = object.string("directConnections", &sink) {

@@ -52,6 +52,10 @@ struct Run: ParsableCommand {
                                valueName: "folder"), completion: .directory)
     var stateFolder: String?
 
+    @Option(help: ArgumentHelp("Join the primary engine whose control socket this is (carried between machines by `ssh -N -L`): its policy decides for this graph's apps while it is reachable (docs/links.md).",
+                               valueName: "socket"), completion: .file())
+    var join: String?
+
     func validate() throws {
         guard !(fresh && noState) else {
             throw ValidationError("--fresh replaces the kept state and --no-state keeps none: give one of them")
@@ -73,6 +77,7 @@ struct Run: ParsableCommand {
         options.keepState = !noState
         options.fresh = fresh
         options.stateFolder = stateFolder
+        options.primarySocket = join
         let code = LiveEngine(options: options).run()
         if code != 0 { throw ExitCode(code) }
     }

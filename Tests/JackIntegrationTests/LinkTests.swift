@@ -14,7 +14,7 @@ extension JackIntegration {
             let engine: EngineProcess
             let socket: String
 
-            init(_ name: String, graph: String, in directory: URL) throws {
+            init(_ name: String, graph: String, in directory: URL, arguments: [String] = []) throws {
                 server = PrivateJackServer(prefix: "iaa-link-\(name)")
                 try server.start()
                 let file = directory.appendingPathComponent("\(name).json").path
@@ -22,7 +22,7 @@ extension JackIntegration {
                 socket = directory.appendingPathComponent("\(name).sock").path
                 do {
                     engine = try EngineProcess(graph: file, client: name, environment: ["JACK_DEFAULT_SERVER": server.name],
-                                               arguments: ["--socket", socket])
+                                               arguments: ["--socket", socket] + arguments)
                 } catch {
                     server.stop()
                     throw error

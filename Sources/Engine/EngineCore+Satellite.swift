@@ -1,0 +1,120 @@
+import AudioGraph
+import AudioSession
+import ControlSocket
+import Links
+
+/// A satellite engine (docs/links.md, "One policy across machines"): its apps with a session
+/// are mirrored on a primary engine, whose policy decides for them. While joined, a session
+/// action for a mirrored app goes to the primary first (a refusal there is the reply here), and
+/// each mirrored app's gain is the primary's decision; the local policy keeps following the
+/// same actions, so that when the primary is unreachable the satellite falls back to its own
+/// decisions at once, says so, and joins again when it can.
+extension EngineCore {
+    /// The satellite's side of the link, while `--join` is given.
+    struct Satellite {
+        enum State: String {
+            case joining, joined, fallback
+        }
+
+        let link: PrimaryLink
+        var state = State.joining
+        var since: Double
+        var reason: String?
+        /// Times it joined, the first included.
+        var joins = 0
+    }
+
+    /// Starts joining the primary whose control socket is at `path` (usually forwarded by
+    /// `ssh -N -L`). Called once, before the engine goes live.
+    func join(primary path: String) {
+        checkOnQueue()
+        let mirrored = graph.apps.filter { $0.session != nil }.map(\.id)
+        let link = PrimaryLink(path: path, apps: mirrored) { [weak self] event in
+            self?.queue.async { [weak self] in self?.primaryEvent(event) }
+        }
+        satellite = Satellite(link: link, since: now)
+    }
+
+    func leavePrimary() {
+        checkOnQueue()
+        satellite?.link.stop()
+        satellite = nil
+        sessions.leavePrimary()
+    }
+
+    func primaryEvent(_ event: PrimaryEvent) {
+        checkOnQueue()
+        guard satellite != nil else { return }
+        switch event {
+        case .joined(let primarySessions):
+            satellite?.joins += 1
+            move(to: .joined, "joined the primary at \(satellite?.link.path ?? "?"): it decides for \(primarySessions.count) apps")
+            // The primary learns which mirrored apps are active here; its decisions follow.
+            for (app, session) in primarySessions.sorted(by: { $0.key < $1.key }) {
+                let here = sessions.policy.state(of: app)?.active ?? false
+                if let gain = session["gain"]?.doubleValue { sessions.followPrimary(app, gain: Float(gain)) }
+                guard session["active"]?.boolValue != here else { continue }
+                _ = satellite?.link.forward(here ? "session.activate" : "session.deactivate", .object([("app", .string(app))]))
+            }
+        case .decision(let app, let gain):
+            if satellite?.state == .joined { sessions.followPrimary(app, gain: gain) }
+        case .event(let payload):
+            publisher.announce("event", .object((payload.objectValue ?? []) + [("from", .string("primary"))]))
+        case .lost(let reason):
+            sessions.leavePrimary()
+            move(to: .fallback, "\(reason); deciding with this engine's own policy until the primary is back")
+        }
+    }
+
+    private func move(to state: Satellite.State, _ reason: String) {
+        guard var current = satellite else { return }
+        guard current.state != state || current.reason != reason else { return }
+        current.state = state
+        current.since = now
+        current.reason = reason
+        satellite = current
+        let payload = ControlJSON.object([("app", .null), ("name", .string("satellite")), ("state", .string(state.rawValue)),
+                                          ("primary", .string(current.link.path)), ("reason", .string(reason))])
+        publisher.announce("event", payload)
+        StandardError.write("iaa: event: \(payload.text)")
+    }
+
+    /// A session action for a mirrored app, while joined, asks the primary first: its refusal
+    /// is the reply (nothing changes here), its acceptance lets the action go on here too.
+    /// Nil when the action is this engine's alone.
+    func forwardToPrimary(_ method: ControlMethod, _ request: ControlRequest) -> ControlReply? {
+        guard let satellite, satellite.state == .joined, method.isOneAppSessionAction,
+              let app = request["app"]?.stringValue, satellite.link.apps.contains(app) else { return nil }
+        switch satellite.link.forward(request.method, request.params) {
+        // `isBusy` is refused after the change is made (the session deactivated, its audio
+        // stopped): made here too, it is refused here the same way.
+        case .failure(let error)? where error.code != SessionError.Code.isBusy.rawValue:
+            return .error(code: error.code, message: "the primary refused: \(error.message)", field: error.field)
+        case .failure?, .success?, nil: return nil
+        }
+    }
+
+    /// `status`'s `satellite` member: null unless the engine joins a primary.
+    func satelliteJSON() -> ControlJSON {
+        guard let satellite else { return .null }
+        return .object([
+            ("primary", .string(satellite.link.path)), ("state", .string(satellite.state.rawValue)),
+            ("since", .number(satellite.since)), ("reason", satellite.reason.map(ControlJSON.string) ?? .null),
+            ("joins", .number(Double(satellite.joins))), ("apps", .array(satellite.link.apps.map(ControlJSON.string))),
+        ])
+    }
+
+    /// The primary's side: each attached app whose decided gain changed gets a line on its
+    /// program stream (`{"t", "decision": {"app", "gain", …}}`), so a satellite can apply it.
+    func announceDecisions() {
+        for app in programs.attached.keys.sorted() {
+            guard let state = sessions.policy.state(of: app), programs.attached[app]?.decided != state.gain else { continue }
+            programs.attached[app]?.decided = state.gain
+            publisher.publish(.object([
+                ("t", .number(now)),
+                ("decision", .object([("app", .string(app)), ("gain", .number(Double(state.gain))), ("active", .bool(state.active)),
+                                      ("ducked", .bool(state.ducked)), ("interrupted", .bool(state.interrupted))])),
+            ]), topic: EventPublisher.programTopic(app))
+        }
+    }
+}

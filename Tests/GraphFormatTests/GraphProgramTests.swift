@@ -68,4 +68,19 @@ struct GraphProgramTests {
         let written = Self.load(Self.graph(music: #"{ "id": "music", "plugin": "builtin:program" }"#)).diagnostics
         #expect(written.map(\.code) == [.programConflict])
     }
+
+    @Test("a program that only speaks for its session may have no outputs (a satellite's app); one routed from a JACK client may not")
+    func sessionOnly() throws {
+        let text = """
+            { "format": "iaa-graph/1", "name": "x",
+              "apps": [ { "id": "rearNav", "program": { "outputs": 0 },
+                          "session": { "category": "playback", "mode": "voicePrompt", "options": ["duckOthers"] } } ] }
+            """
+        let graph = try #require(Self.load(text).graph, "\(Self.load(text).diagnostics.map(\.formatted))")
+        #expect(graph.apps[0].layout.inputs.isEmpty && graph.apps[0].layout.outputs.isEmpty)
+        #expect(graph.apps[0].program == ProgramBinding(jackClient: nil, outputs: 0))
+        let routed = Self.load(Self.graph(music: #"{ "id": "music", "program": { "jackClient": "mpv", "outputs": 0 } }"#)).diagnostics
+        #expect(routed.map { "\($0.code.rawValue) \($0.pointer)" } == ["outOfRange /apps/0/program/outputs"])
+        #expect(routed.first?.hint?.contains("no \"jackClient\"") == true)
+    }
 }

@@ -95,7 +95,7 @@ let package = Package(
         .target(name: "Links", dependencies: ["AudioGraph", "CIsolation", "ControlSocket"]),
         .target(name: "Engine", dependencies: ["Links", "AudioGraph", "GraphFormat", "Suggestions", "AudioSession", "NodeKit", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation", "CThreadNotes", "StateStore"]),
         .executableTarget(name: "iaa", dependencies: [
-            "Engine", "PluginHost", "NodeKit", "AudioGraph", "GraphFormat", "AudioSession", "ControlSocket", "SessionManager", "AudioFiles", "Isolation", "Dashboard",
+            "Engine", "Links", "PluginHost", "NodeKit", "AudioGraph", "GraphFormat", "AudioSession", "ControlSocket", "SessionManager", "AudioFiles", "Isolation", "Dashboard",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Test helpers every suite shares: the package's paths and binaries, private temporary

@@ -16,7 +16,13 @@ extension EngineCore {
             case joining, joined, fallback
         }
 
+        let primary: PrimaryAddress
         let link: PrimaryLink
+        /// The `ssh -N -L` that carries the link from another machine, kept running like a bridge.
+        let tunnel: (any Bridge)?
+        /// What ssh said last (`Permission denied (publickey).`), and whether it has ended since.
+        var tunnelWords: String?
+        var tunnelDown = false
         var state = State.joining
         var since: Double
         var reason: String?
@@ -24,20 +30,41 @@ extension EngineCore {
         var joins = 0
     }
 
-    /// Starts joining the primary whose control socket is at `path` (usually forwarded by
-    /// `ssh -N -L`). Called once, before the engine goes live.
-    func join(primary path: String) {
+    /// Starts joining the primary at `primary`, through an ssh tunnel to `localSocket` for one
+    /// on another machine (`sshConfig`: an ssh_config file for it, as `ssh -F`). Called once,
+    /// once the engine is live.
+    func join(primary: PrimaryAddress, localSocket: String, sshConfig: String?) {
         checkOnQueue()
+        var tunnel: (any Bridge)?
+        if let arguments = primary.sshArguments(localSocket: localSocket, config: sshConfig) {
+            tunnel = startBridge(JackServerLauncher.executable("ssh") ?? "ssh", arguments) { [weak self] event in
+                self?.queue.async { [weak self] in self?.tunnelEvent(event) }
+            }
+        }
+        let path: String
+        if case .socket(let local) = primary { path = local } else { path = localSocket }
         let mirrored = graph.apps.filter { $0.session != nil }.map(\.id)
         let link = PrimaryLink(path: path, apps: mirrored) { [weak self] event in
             self?.queue.async { [weak self] in self?.primaryEvent(event) }
         }
-        satellite = Satellite(link: link, since: now)
+        satellite = Satellite(primary: primary, link: link, tunnel: tunnel, since: now)
+    }
+
+    /// The ssh tunnel's words and ends: the reason a satellite gives while it cannot join.
+    private func tunnelEvent(_ event: BridgeEvent) {
+        checkOnQueue()
+        switch event {
+        case .started: satellite?.tunnelDown = false
+        case .line(.other(let text)) where !text.isEmpty: satellite?.tunnelWords = text
+        case .exited: satellite?.tunnelDown = true
+        default: break
+        }
     }
 
     func leavePrimary() {
         checkOnQueue()
         satellite?.link.stop()
+        satellite?.tunnel?.stop()
         satellite = nil
         sessions.leavePrimary()
     }
@@ -48,7 +75,7 @@ extension EngineCore {
         switch event {
         case .joined(let primarySessions):
             satellite?.joins += 1
-            move(to: .joined, "joined the primary at \(satellite?.link.path ?? "?"): it decides for \(primarySessions.count) apps")
+            move(to: .joined, "joined the primary at \(satellite?.primary.description ?? "?"): it decides for \(primarySessions.count) apps")
             // The primary learns which mirrored apps are active here; its decisions follow.
             for (app, session) in primarySessions.sorted(by: { $0.key < $1.key }) {
                 let here = sessions.policy.state(of: app)?.active ?? false
@@ -62,7 +89,11 @@ extension EngineCore {
             publisher.announce("event", .object((payload.objectValue ?? []) + [("from", .string("primary"))]))
         case .lost(let reason):
             sessions.leavePrimary()
-            move(to: .fallback, "\(reason); deciding with this engine's own policy until the primary is back")
+            var why = reason
+            if let satellite, satellite.tunnelDown, let words = satellite.tunnelWords, case .ssh(let destination, _, _) = satellite.primary {
+                why = "ssh to \(destination) failed: \(words)"
+            }
+            move(to: .fallback, "\(why); deciding with this engine's own policy until the primary is back")
         }
     }
 
@@ -74,7 +105,7 @@ extension EngineCore {
         current.reason = reason
         satellite = current
         let payload = ControlJSON.object([("app", .null), ("name", .string("satellite")), ("state", .string(state.rawValue)),
-                                          ("primary", .string(current.link.path)), ("reason", .string(reason))])
+                                          ("primary", .string(current.primary.description)), ("reason", .string(reason))])
         publisher.announce("event", payload)
         StandardError.write("iaa: event: \(payload.text)")
     }
@@ -98,7 +129,7 @@ extension EngineCore {
     func satelliteJSON() -> ControlJSON {
         guard let satellite else { return .null }
         return .object([
-            ("primary", .string(satellite.link.path)), ("state", .string(satellite.state.rawValue)),
+            ("primary", .string(satellite.primary.description)), ("state", .string(satellite.state.rawValue)),
             ("since", .number(satellite.since)), ("reason", satellite.reason.map(ControlJSON.string) ?? .null),
             ("joins", .number(Double(satellite.joins))), ("apps", .array(satellite.link.apps.map(ControlJSON.string))),
         ])

@@ -6,6 +6,7 @@ import ControlSocket
 import Foundation
 import Isolation
 import JackBackend
+import Links
 import StateStore
 
 /// `iaa run`: the engine in the foreground as one JACK client, until SIGINT or SIGTERM.
@@ -38,9 +39,11 @@ public struct LiveEngine {
         public var fresh = false
         /// Where the state is kept; nil means `$XDG_STATE_HOME/iaa`.
         public var stateFolder: String?
-        /// `--join`: the control socket of a primary engine whose policy decides for this
-        /// engine's apps (docs/links.md); nil: this engine decides alone.
-        public var primarySocket: String?
+        /// `--join`: a primary engine whose policy decides for this engine's apps
+        /// (docs/links.md); nil: this engine decides alone.
+        public var primary: PrimaryAddress?
+        /// `--join-ssh-config`: the ssh_config file for an `ssh://` primary.
+        public var primarySSHConfig: String?
 
         public init(graphPath: String, serverName: String? = nil, clientName: String? = nil, socketPath: String? = nil) {
             self.graphPath = graphPath
@@ -129,7 +132,6 @@ public struct LiveEngine {
             core.adopt(backend)
             let startEvents = try core.startUp()
             for warning in try core.goLive(startEvents: startEvents) { StandardError.warning(warning) }
-            if let primary = options.primarySocket { core.queue.sync { core.join(primary: primary) } }
             core.queue.sync { core.keepingStarted() }
             let path = options.socketPath ?? ControlServer.defaultPath(client: backend.clientName)
             let server = try ControlServer(path: path, queue: core.queue,
@@ -147,6 +149,11 @@ public struct LiveEngine {
             }
             server.start()
             StandardError.write("iaa: control socket \(path)")
+            if let primary = options.primary {
+                // The tunnel's end beside the control socket, in the same private folder.
+                let local = (path as NSString).deletingLastPathComponent + "/\(backend.clientName)-primary.sock"
+                core.queue.sync { core.join(primary: primary, localSocket: local, sshConfig: options.primarySSHConfig) }
+            }
         } catch {
             StandardError.write("iaa: error: \(error)", level: .error)
             return 1

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AudioGraph
 import Engine
+import Links
 
 /// `iaa run GRAPH`: the engine in the foreground.
 struct Run: ParsableCommand {
@@ -52,11 +53,22 @@ struct Run: ParsableCommand {
                                valueName: "folder"), completion: .directory)
     var stateFolder: String?
 
-    @Option(help: ArgumentHelp("Join the primary engine whose control socket this is (carried between machines by `ssh -N -L`): its policy decides for this graph's apps while it is reachable (docs/links.md).",
-                               valueName: "socket"), completion: .file())
+    @Option(help: ArgumentHelp("Join a primary engine, whose policy then decides for this graph's apps while it is reachable: its control socket's path, or ssh://[USER@]HOST[:PORT]/PATH on another machine, which the engine reaches through `ssh -N -L` (docs/links.md).",
+                               valueName: "primary"))
     var join: String?
 
+    @Option(help: ArgumentHelp("An ssh_config file for the ssh:// primary (ssh -F): host name, port, key, known hosts.",
+                               valueName: "file"), completion: .file())
+    var joinSSHConfig: String?
+
     func validate() throws {
+        if let join {
+            do {
+                _ = try PrimaryAddress(join)
+            } catch {
+                throw ValidationError("--join: \(error)")
+            }
+        }
         guard !(fresh && noState) else {
             throw ValidationError("--fresh replaces the kept state and --no-state keeps none: give one of them")
         }
@@ -77,7 +89,8 @@ struct Run: ParsableCommand {
         options.keepState = !noState
         options.fresh = fresh
         options.stateFolder = stateFolder
-        options.primarySocket = join
+        options.primary = try join.map { text in try PrimaryAddress(text) }
+        options.primarySSHConfig = joinSSHConfig
         let code = LiveEngine(options: options).run()
         if code != 0 { throw ExitCode(code) }
     }

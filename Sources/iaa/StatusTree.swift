@@ -53,6 +53,7 @@ struct StatusTree {
         }
         lines += jackLines
         lines += programLines
+        if let satellite = satelliteLine { lines.append(" ├─ " + Output.styled("Primary:", .bold) + " " + satellite) }
         if let transport = transportLine { lines.append(" ├─ " + Output.styled("Transport:", .bold) + " " + transport) }
         lines += interruptionLines(apps: apps)
         return lines.joined(separator: "\n")
@@ -233,6 +234,18 @@ struct StatusTree {
 
     private static func gainText(_ gain: ControlJSON?) -> String {
         gain?.doubleValue.map { "   gain " + Output.fixed($0, decimals: 2) } ?? ""
+    }
+
+    /// A satellite's link to its primary: `joined ssh://head-unit/run/iaa/head.sock (2 apps)`,
+    /// or `fallback: REASON`; nil for an engine that decides alone.
+    private var satelliteLine: String? {
+        guard let satellite = status["satellite"], satellite.objectValue != nil, let state = satellite["state"]?.stringValue else { return nil }
+        let primary = satellite["primary"]?.plainText ?? "?"
+        switch state {
+        case "joined": return Output.styled("joined", .green) + " \(primary) (\(satellite["apps"]?.elements.count ?? 0) apps decided there)"
+        case "fallback": return Output.styled("fallback", .red) + ": " + (satellite["reason"]?.plainText ?? primary)
+        default: return "\(state) \(primary)"
+        }
     }
 
     /// `playing 120 bpm, bar 3 beat 2`, or nil when the engine reports no transport.

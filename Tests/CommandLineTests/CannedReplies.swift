@@ -35,6 +35,9 @@ enum CannedReplies {
         "transport": ["playing": true, "tempo": 120, "bar": 3, "beat": 2],
         "apps": apps,
         "interruption": false,
+        "satellite": ["primary": "ssh://head-unit/run/user/1000/iaa/head.sock", "state": "joined", "since": 3.5,
+                      "reason": "joined the primary at ssh://head-unit/run/user/1000/iaa/head.sock: it decides for 2 apps",
+                      "joins": 1, "apps": ["nav", "music"]],
     ]
 
     /// Made from the protocol's type, as the engine makes it.

@@ -21,6 +21,7 @@ struct ReadVerbTests {
              │     3. nav    playback/voicePrompt [duckOthers]  active   gain 1.00
              │     4. music  playback [mixWithOthers]           ducked 0.25
              │     5. rear   builtin:program                    active   link receive 0.0.0.0:30100 running (locked after 0.8 s), 1 restart, 1 dropout
+             ├─ Primary: joined ssh://head-unit/run/user/1000/iaa/head.sock (2 apps decided there)
              ├─ Transport: playing, 120 bpm, bar 3 beat 2
              └─ Interruptions: none
 

@@ -70,9 +70,10 @@ struct ReadmeExampleTests {
             // One app, as the audio-session and Inter-App Audio sections show them.
             let id = try #require(object["id"] as? String, "JSON block \(index) is neither a graph, a grants file nor an app:\n\(block)")
             // A program app's sound leaves at out_1 (docs/programs.md), a receiving link's too
-            // (docs/links.md); a node's at out; a sending link has no output.
-            let link = object["link"] as? [String: Any]
-            let output: String? = link?["send"] != nil ? nil : object["program"] == nil && link == nil ? "out" : "out_1"
+            // (docs/links.md); a node's at out; a sending link and a session-only program have none.
+            let link = object["link"] as? [String: Any], program = object["program"] as? [String: Any]
+            let silent = link?["send"] != nil || (program?["outputs"] as? Int) == 0
+            let output: String? = silent ? nil : program == nil && link == nil ? "out" : "out_1"
             let connections = output.map { #"{ "from": "\#(id):\#($0)", "to": "@playback" }"# } ?? ""
             let graph = """
                 { "format": "iaa-graph/1", "name": "readme-\(index)", "apps": [\(json)],

@@ -70,7 +70,7 @@ extension JackIntegration {
             }
         }
 
-        @Test("with the authorized key the satellite joins through ssh and the primary decides; with another key it is refused with ssh's words and decides alone")
+        @Test("with another key the satellite is refused with ssh's words and decides alone; with the authorized key it joins through ssh and the primary decides; the tunnel killed, it falls back and joins again")
         func throughSSH() throws {
             let directory = try JackHarness.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -100,6 +100,16 @@ extension JackIntegration {
             #expect(joined?["primary"]?.stringValue == primary)
             _ = try ControlClient(path: rear.socket).call("session.activate", params: ["app": "rearNav"]).get()
             #expect(try SatelliteTests().awaitGain(head, "music", 0.25), "the primary decides through the tunnel")
+            // The control link cut (the tunnel killed): the satellite falls back, the primary ends
+            // the satellite's sessions (its music back up), and the tunnel restarted, it joins again.
+            let tunnel = try runCommand("pgrep", ["-f", "ssh -N .*sy-primary.sock"]).stdout.split(separator: "\n").compactMap { pid_t($0) }
+            try #require(tunnel.count == 1, "the satellite's ssh: \(tunnel)")
+            kill(tunnel[0], SIGKILL)
+            #expect(try SatelliteTests().satelliteState(rear, until: "fallback")?["state"]?.stringValue == "fallback")
+            #expect(try SatelliteTests().awaitGain(head, "music", 1), "the primary ended the satellite's sessions")
+            let rejoined = try SatelliteTests().satelliteState(rear, until: "joined")
+            #expect(rejoined?["state"]?.stringValue == "joined" && rejoined?["joins"]?.intValue == 2, "\(String(describing: rejoined))")
+            #expect(try SatelliteTests().awaitGain(head, "music", 0.25), "rearNav, still active here, is active on the primary again")
         }
     }
 }

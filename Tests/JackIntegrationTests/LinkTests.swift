@@ -65,7 +65,9 @@ extension JackIntegration {
         /// route has no feedback loop), each block placed by JACK's frame time: 2 s of noise
         /// below about 3 kHz (white noise would decorrelate at the resamplers' fractional-frame
         /// delays), then 1.5 s of a 0.25 sine at 1 kHz. Prints the lag in frames at which the heard noise
-        /// matches the played noise best, the correlation there, and the sine's RMS as heard.
+        /// matches the played noise best, the correlation there, and the sine's RMS as heard (the
+        /// loudest of its 0.1 s windows: the level it crosses at, whether or not a stall of this
+        /// busy 2-core machine made the link drop out for a moment, which `underruns` counts).
         static func probe(source: String, heard: String) -> String {
             """
             import jack, numpy, time
@@ -106,7 +108,8 @@ extension JackIntegration {
             window = h[int(0.2 * rate) + lag:int(0.2 * rate) + lag + len(reference)]
             r = float(numpy.dot(window, reference) / numpy.sqrt(numpy.dot(window, window) * numpy.dot(reference, reference) + 1e-12))
             sine = h[int(2.6 * rate):int(3.4 * rate)]
-            print(lag, round(r, 4), float(numpy.sqrt(numpy.mean(sine * sine))))
+            windows = [sine[k:k + rate // 10] for k in range(0, len(sine) - rate // 10 + 1, rate // 10)]
+            print(lag, round(r, 4), max(float(numpy.sqrt(numpy.mean(w * w))) for w in windows))
             """
         }
 
@@ -153,7 +156,8 @@ extension JackIntegration {
             #expect(abs(rms - 0.25 / 2.0.squareRoot()) < 0.003, "a 0.25 sine came back at RMS \(rms)")
         }
 
-        /// The RMS of what `port` carries over half a second, heard by a JACK client.
+        /// The RMS of what `port` carries, heard by a JACK client: the loudest 0.1 s of half a
+        /// second (a moment's drop-out on a busy machine is the link's `underruns`, not its level).
         static func level(of port: String) -> String {
             """
             import jack, numpy, time
@@ -162,7 +166,8 @@ extension JackIntegration {
             def process(frames): taken.append(into.get_array().copy())
             c.activate(); c.connect("\(port)", into); time.sleep(0.6); c.deactivate()
             heard = numpy.concatenate(taken)[-int(0.5 * c.samplerate):]
-            print(float(numpy.sqrt(numpy.mean(heard * heard))))
+            step = c.samplerate // 10
+            print(max(float(numpy.sqrt(numpy.mean(heard[k:k + step] ** 2))) for k in range(0, len(heard) - step + 1, step)))
             """
         }
 

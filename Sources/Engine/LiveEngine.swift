@@ -87,6 +87,14 @@ public struct LiveEngine {
         // -n, the graph's jack.client, IAA_CLIENT (or the configuration file's client), then "iaa".
         let environmentClient = ProcessInfo.processInfo.environment["IAA_CLIENT"].flatMap { $0.isEmpty ? nil : $0 }
         let clientName = options.clientName ?? fileDescription.jack.client ?? environmentClient ?? fileDescription.jackClientName
+        // jack2 binds a client's socket at the path of the server's when their names are equal
+        // (/dev/shm/jack_NAME_UID_0): the client's replaces the server's, and no other program,
+        // the engine's own program apps and link bridges included, can reach that server again.
+        if clientName == serverName ?? "default" {
+            StandardError.write("iaa: error: the JACK client name \"\(clientName)\" is the JACK server's name: jack2 would put the client's socket in place of the server's, and no other program could connect to the server", level: .error)
+            StandardError.write("  hint: give the engine another name (-n \(clientName)-iaa, or the graph's jack.client), or the server another (jackd -n)", level: .error)
+            return 1
+        }
 
         // What was kept for this client, resumed when the file is the one it grew from.
         var keeping: Keeping?

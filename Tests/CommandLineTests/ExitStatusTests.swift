@@ -52,6 +52,17 @@ struct ExitStatusTests {
         #expect(result.stderr.contains(#/^iaa: error\[unknown(App|Port)\]: /#))
     }
 
+    @Test("an engine named like its JACK server is refused before it connects: jack2 would replace the server's socket with the client's")
+    func clientNamedLikeServer() throws {
+        let directory = try makeTemporaryDirectory("clash")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try IAACommand.run(["run", Repository.path("graphs/demo.json"), "-s", "rear-unit", "-n", "rear-unit", "--no-state"],
+                                        environment: ["XDG_RUNTIME_DIR": directory])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("the JACK client name \"rear-unit\" is the JACK server's name"), "\(result.stderr)")
+        #expect(result.stderr.contains("-n rear-unit-iaa"))
+    }
+
     @Test("usage mistakes exit 64 without asking the engine", arguments: [
         ["device", "silent", "maybe"], ["session", "nav", "set"], ["session", "nav", "activate", "--category", "playback"],
         ["app", "nav", "task"], ["interrupt", "begin", "--reason", "lunch"], ["remote", "rewind"], ["set", "tone", "gain"],

@@ -39,7 +39,7 @@ extension EngineCore {
         let executable = JackServerLauncher.executable(link.executableName) ?? link.executableName
         let arguments = link.arguments(client: LinkEnd.bridgeClient(of: app), server: serverName)
         let token = Token()
-        let bridge = startBridge(executable, arguments) { [weak self] event in
+        let bridge = bridgeStarter(executable, arguments) { [weak self] event in
             self?.queue.async { [weak self] in
                 guard let self, self.links[app]?.token === token else { return }
                 self.linkEvent(app, event)

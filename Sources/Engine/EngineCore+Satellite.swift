@@ -37,7 +37,7 @@ extension EngineCore {
         checkOnQueue()
         var tunnel: (any Bridge)?
         if let arguments = primary.sshArguments(localSocket: localSocket, config: sshConfig) {
-            tunnel = startBridge(JackServerLauncher.executable("ssh") ?? "ssh", arguments) { [weak self] event in
+            tunnel = bridgeStarter(JackServerLauncher.executable("ssh") ?? "ssh", arguments) { [weak self] event in
                 self?.queue.async { [weak self] in self?.tunnelEvent(event) }
             }
         }

@@ -74,7 +74,7 @@ final class EngineCore: @unchecked Sendable {
     /// The link to a primary engine, when this one is its satellite (`iaa run --join`).
     var satellite: Satellite?
     /// How a link's bridge is started: a process kept running (tests hand in a stand-in).
-    var startBridge: BridgeStarter = { BridgeProcess(executable: $0, arguments: $1, report: $2) }
+    var bridgeStarter: BridgeStarter = { BridgeProcess(executable: $0, arguments: $1, report: $2) }
     /// Where acknowledged changes are kept (`+Keeping`, docs/state.md); nil with `--no-state`.
     var keeping: Keeping?
 

@@ -34,7 +34,7 @@ final class LiveCore: @unchecked Sendable {
         let published = published
         core.queue.sync { core.publisher.tap = { topic, line in published.all.withLock { $0.append((topic, line)) } } }
         core.adopt(backend)
-        core.startBridge = bridges
+        core.bridgeStarter = bridges
         _ = try core.goLive(startEvents: try core.startUp())
         settle()
     }

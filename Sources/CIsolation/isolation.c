@@ -196,6 +196,10 @@ int iaa_isolation_poll_child_output(int pidfd, int wakeup, int output, int timeo
     return seen;
 }
 
+int iaa_wait_signal(int status) { return WIFSIGNALED(status) ? WTERMSIG(status) : 0; }
+
+int iaa_wait_exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : 0; }
+
 int iaa_isolation_poll_exit(int pidfd, int timeout_ms) {
     int seen = iaa_isolation_poll_child_output(pidfd, -1, -1, timeout_ms);
     return seen < 0 ? -1 : (seen & IAA_POLL_CHILD_ENDED ? 1 : 0);

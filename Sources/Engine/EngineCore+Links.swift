@@ -63,12 +63,10 @@ extension EngineCore {
     func linkEvent(_ app: String, _ event: BridgeEvent) {
         checkOnQueue()
         guard let change = links[app]?.monitor.note(event, at: now) else { return }
-        let payload = ControlJSON.object([
+        publisher.announceEvent(.object([
             ("app", .string(app)), ("name", .string("linkState")), ("state", .string(change.to.rawValue)),
             ("previous", .string(change.from.rawValue)), ("reason", .string(change.reason)),
-        ])
-        publisher.announce("event", payload)
-        StandardError.write("iaa: event: \(payload.text)")
+        ]))
     }
 
     /// Whether a JACK client that matches a link app's bridge name is the bridge.

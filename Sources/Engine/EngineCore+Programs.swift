@@ -18,9 +18,7 @@ extension EngineCore {
     /// Publishes one program event (`{"t", "event": {"app", "name", …}}`) and logs it on stderr.
     /// `app` is null for a program refused before it was any app's (`programs.admit`).
     func publish(_ event: ProgramEvent, app: String?, _ fields: [(String, ControlJSON)]) {
-        let payload = ControlJSON.object([("app", app.map(ControlJSON.string) ?? .null), ("name", .string(event.rawValue))] + fields)
-        publisher.announce("event", payload)
-        StandardError.write("iaa: event: \(payload.text)")
+        publisher.announceEvent(.object([("app", app.map(ControlJSON.string) ?? .null), ("name", .string(event.rawValue))] + fields))
     }
 
     /// Finds, checks and wires every client that matches a program app now. Idempotent: a pass

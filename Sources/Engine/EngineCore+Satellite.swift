@@ -104,10 +104,8 @@ extension EngineCore {
         current.since = now
         current.reason = reason
         satellite = current
-        let payload = ControlJSON.object([("app", .null), ("name", .string("satellite")), ("state", .string(state.rawValue)),
-                                          ("primary", .string(current.primary.description)), ("reason", .string(reason))])
-        publisher.announce("event", payload)
-        StandardError.write("iaa: event: \(payload.text)")
+        publisher.announceEvent(.object([("app", .null), ("name", .string("satellite")), ("state", .string(state.rawValue)),
+                                         ("primary", .string(current.primary.description)), ("reason", .string(reason))]))
     }
 
     /// A session action for a mirrored app, while joined, asks the primary first: its refusal

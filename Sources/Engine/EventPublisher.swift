@@ -31,6 +31,13 @@ final class EventPublisher {
         send(ControlJSON.object([("t", .number(time ?? clock.now)), (key, payload)]), topic: "events")
     }
 
+    /// One `{"t", "event": payload}` line of the engine's own (a program, link or satellite
+    /// event) on the `events` stream, and on stderr as session events are.
+    func announceEvent(_ payload: ControlJSON) {
+        announce("event", payload)
+        StandardError.write("iaa: event: \(payload.text)")
+    }
+
     /// Whether anyone follows `topic` now (what is not watched need not be measured); a tap
     /// follows every topic.
     func isWatched(_ topic: String) -> Bool {

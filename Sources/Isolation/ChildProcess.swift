@@ -66,10 +66,8 @@ final class ChildProcess {
             waitStatus = status
         }
         let status = waitStatus ?? 0
-        // WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift's Glibc does not import (macros).
-        let signal = status & 0x7f
-        if signal != 0 && signal != 0x7f { return .crashed(signal: signal) }
-        return .exited(status: (status >> 8) & 0xff)
+        let signal = iaa_wait_signal(status)
+        return signal != 0 ? .crashed(signal: signal) : .exited(status: iaa_wait_exit_code(status))
     }
 
     /// SIGKILL to the child's process group, then reaps it (no zombie). Safe to repeat. Its exit

@@ -141,9 +141,8 @@ public final class BridgeProcess: Bridge {
 
     static func describe(_ status: Int32, of executable: String, lastLine: String?) -> String {
         let name = executable.split(separator: "/").last.map(String.init) ?? executable
-        // WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift's Glibc does not import (macros).
-        let signal = status & 0x7f
-        let how = signal != 0 && signal != 0x7f ? "was killed by signal \(signal)" : "exited with status \((status >> 8) & 0xff)"
+        let signal = iaa_wait_signal(status)
+        let how = signal != 0 ? "was killed by signal \(signal)" : "exited with status \(iaa_wait_exit_code(status))"
         return "\(name) \(how)" + (lastLine.map { " (its last words: \"\($0)\")" } ?? "")
     }
 }

@@ -184,6 +184,11 @@ void iaa_wakeup_signal(int fd);
 /** Reaps `pid` without waiting: 1 and its wait status when it ended, 0 while it runs, -1 error. */
 int iaa_isolation_reap(pid_t pid, int *status);
 
+/** A reaped child's wait status: the signal that ended it (0 when it exited), and its exit code
+ *  (WTERMSIG, WEXITSTATUS: macros Swift does not import). */
+int iaa_wait_signal(int status);
+int iaa_wait_exit_code(int status);
+
 /** What iaa_isolation_restrict applied (bits). */
 #define IAA_RESTRICT_NO_NEW_PRIVS 1u
 #define IAA_RESTRICT_LANDLOCK 2u

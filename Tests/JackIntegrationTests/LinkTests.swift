@@ -39,6 +39,16 @@ extension JackIntegration {
                 return status["apps"]?.arrayValue?.first { $0["id"]?.stringValue == app }?["link"]
             }
 
+            /// Whether the engine has wired `app`'s bridge to the app (its JACK client bound and its
+            /// ports connected) within `seconds`.
+            func awaitRouted(_ app: String, within seconds: Double = 10) throws -> Bool {
+                waitUntil(seconds: seconds) {
+                    let status = try? ControlClient(path: self.socket).call("status", params: [:]).get()
+                    let program = status?["apps"]?.arrayValue?.first { $0["id"]?.stringValue == app }?["program"]
+                    return program?["clients"]?.arrayValue?.contains { $0["ports"]?.arrayValue?.isEmpty == false } == true
+                }
+            }
+
             /// The link's status once it is in `state`, or its last status after `seconds`.
             func awaitLink(_ app: String, _ state: String, within seconds: Double = 15) throws -> ControlJSON? {
                 let deadline = Date().addingTimeInterval(seconds)
@@ -136,6 +146,17 @@ extension JackIntegration {
             #expect(fromA?["state"]?.stringValue == "running", "\(String(describing: fromA)) \(b.engine.stderr)")
             #expect(fromB?["state"]?.stringValue == "running", "\(String(describing: fromB)) \(a.engine.stderr)")
             #expect(try a.awaitLink("toB", "running")?["pid"]?.intValue != nil)
+            // Every bridge of the way there and back wired, and each receiver settled at its target
+            // delay (zita-n2j's loop error under 2 frames), before anything is played into it.
+            for (side, app) in [(a, "toB"), (b, "fromA"), (b, "toA"), (a, "fromB")] {
+                #expect(try side.awaitRouted(app), "\(app)'s bridge is not wired: \(String(describing: try? side.link(app)))")
+            }
+            for (side, app) in [(b, "fromA"), (a, "fromB")] {
+                let settled = waitUntil(seconds: 15) {
+                    (try? side.link(app))?["resampler"]?["error"]?.doubleValue.map { abs($0) < 2 } == true
+                }
+                #expect(settled, "\(app) did not settle: \(String(describing: try? side.link(app)))")
+            }
             let latency = try #require(fromB?["latency"]?.intValue)
             #expect(latency == 480, "10 ms at 48 kHz")
             #expect(fromA?["sender"]?["sampleRate"]?.intValue == 48_000)

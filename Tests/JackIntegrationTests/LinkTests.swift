@@ -233,7 +233,10 @@ extension JackIntegration {
             }
             print("link: bridge killed, running again after \(ContinuousClock.now - killed)")
             #expect(again?["state"]?.stringValue == "running", "\(String(describing: again))")
-            #expect(again?["restarts"]?.intValue == 1 && again?["dropouts"]?.intValue == 1, "\(String(describing: again))")
+            // The kill is one dropout. Under load the new receiver's first quarter seconds can run dry
+            // once more; every further dropout must then be one the engine counted as an underrun.
+            let dropouts = again?["dropouts"]?.intValue ?? 0, underruns = again?["underruns"]?.intValue ?? 0
+            #expect(again?["restarts"]?.intValue == 1 && dropouts >= 1 && dropouts <= 1 + underruns, "\(String(describing: again))")
             #expect(again?["lastExit"]?.stringValue?.hasPrefix("zita-n2j was killed by signal 9") == true)
             #expect(b.engine.stderr.contains(#""name":"linkState","state":"restarting","previous":"running","reason":"zita-n2j was killed by signal 9"#))
             #expect(abs((Double(try b.python(Self.level(of: "lr:speakers.out"))) ?? 0) - 0.5 / 2.0.squareRoot()) < 0.003)

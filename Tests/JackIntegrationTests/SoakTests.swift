@@ -31,7 +31,10 @@ extension OwnServers {
             print(report) // the figures, in the CI log
             #expect(result.status == 0, "tools/soak failed:\n\(report)\n\(result.stderr)")
             let rounds = try #require(Self.number(after: "rounds:", in: report), "\(report)")
-            #expect(rounds >= 40, "only \(rounds) rounds of actions ran:\n\(report)")
+            // A round is eight commands 250 ms apart, each an `iaa` process: about 50 rounds alone,
+            // fewer beside the other test lanes. Twenty is every action repeated enough for the
+            // memory figure to mean something; speed is tools/soak's figure, not this test's.
+            #expect(rounds >= 20, "only \(rounds) rounds of actions ran:\n\(report)")
             #expect(Self.number(after: "failed commands:", in: report) == 0, "\(report)")
             #expect(report.contains("engine alive:      yes"), "\(report)")
             #expect(report.contains("(caused by iaa: 0)"), "\(report)")

@@ -83,11 +83,19 @@ extension JackIntegration {
                 #expect(try Self.status(web, "/?token=\(web.token)", user: "65534") == "403")
             }
 
-            let script = try runCommand("/usr/bin/python3", [Repository.path("Tests/Browser/dashboard.py"), web.url, running.socket,
-                                                             "--graph-only"])
+            let script = try Self.drive([web.url, running.socket, "--graph-only"])
             let page = try #require(script.stdoutLines.last.flatMap { try? ControlJSONParser.parse($0) }, "dashboard.py: \(script.output)")
             #expect(Set(page["apps"]?.arrayValue?.compactMap(\.stringValue) ?? []) == ["tone", "noise", "tone-gain", "noise-gain", "mix"])
             #expect(page["jackEdges"]?.arrayValue?.compactMap(\.stringValue).contains("mix:out -> @system:playback_1") == true)
+        }
+
+        /// Tests/Browser/dashboard.py with `arguments`; Chromium's profile and the folders it
+        /// leaves behind on quitting go to a temporary folder of the test's, removed after.
+        static func drive(_ arguments: [String]) throws -> CommandResult {
+            let folder = try JackHarness.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            return try runCommand("/usr/bin/python3", [Repository.path("Tests/Browser/dashboard.py")] + arguments,
+                                  environment: ["TMPDIR": folder.path])
         }
 
         @Test("in Chromium: the graph, the meters, a duck within 200 ms, a parameter set from the page, a refusal as iaa prints it")
@@ -96,7 +104,7 @@ extension JackIntegration {
             defer { running.stop() }
             let web = try WebProcess(socket: running.socket)
             defer { web.stop() }
-            let script = try runCommand("/usr/bin/python3", [Repository.path("Tests/Browser/dashboard.py"), web.url, running.socket])
+            let script = try Self.drive([web.url, running.socket])
             let json = script.stdoutLines.last.flatMap { try? ControlJSONParser.parse($0) }
             let page = try #require(json, "dashboard.py: \(script.output)")
 

@@ -195,32 +195,22 @@ extension EngineCore {
         return (result, dropped)
     }
 
-    /// `status`'s `programs`: null without `programs.admit`, else the block, the apps admitted
+    /// `status`'s `programs`: nil without `programs.admit`, else the block, the apps admitted
     /// now and the clients refused.
-    func admissionJSON() -> ControlJSON {
-        guard let admission = graph.admission else { return .null }
+    func admissionStatus() -> AdmissionStatus? {
+        guard let admission = graph.admission else { return nil }
         let binding = admission.binding
-        func names(_ ports: [PortAddress], output: Bool) -> ControlJSON {
-            .array(ports.map { address in
+        func names(_ ports: [PortAddress], output: Bool) -> [String] {
+            ports.map { address in
                 let app = graph.apps[address.app]
-                return .string("\(app.id):\((output ? app.layout.outputs : app.layout.inputs)[address.port].name)")
-            })
+                return "\(app.id):\((output ? app.layout.outputs : app.layout.inputs)[address.port].name)"
+            }
         }
-        return .object([
-            ("admit", .object([
-                ("jackClient", binding.jackClient.map(ControlJSON.string) ?? .null),
-                ("uid", binding.uid.map { .number(Double($0)) } ?? .null),
-                ("executable", binding.executable.map(ControlJSON.string) ?? .null),
-                ("outputs", .number(Double(binding.outputs))), ("inputs", .number(Double(binding.inputs))),
-                ("to", names(admission.to, output: false)), ("from", names(admission.from, output: true)),
-                ("limit", .number(Double(admission.limit))),
-            ])),
-            ("admitted", .array(graph.admittedApps.map { .string($0.id) })),
-            ("refused", .array(programs.unadmitted.map { refusal in
-                .object([("name", .string(refusal.name)), ("pid", refusal.pid.map { .number(Double($0)) } ?? .null),
-                         ("reason", .string(refusal.reason))])
-            })),
-        ])
+        return AdmissionStatus(
+            admit: .init(jackClient: binding.jackClient, uid: binding.uid.map(Int.init), executable: binding.executable,
+                         outputs: binding.outputs, inputs: binding.inputs, to: names(admission.to, output: false),
+                         from: names(admission.from, output: true), limit: admission.limit),
+            admitted: graph.admittedApps.map(\.id), refused: programs.unadmitted.map(\.status))
     }
 
     /// This engine's binary (`/proc/self/exe`).

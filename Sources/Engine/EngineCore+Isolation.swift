@@ -43,23 +43,15 @@ extension EngineCore {
         backend.currentPlan?.slot(for: app)?.anyNode as? IsolatedNode
     }
 
-    /// `status`'s `isolation` entry of an app: null in process, else the child's state.
-    func isolationJSON(_ app: String) -> ControlJSON {
-        guard let node = isolatedNode(app) else { return .null }
+    /// `status`'s `isolation` entry of an app: nil in process, else the child's state.
+    func isolationStatus(_ app: String) -> AppStatus.Isolation? {
+        guard let node = isolatedNode(app) else { return nil }
         let status = node.status
-        var pairs: [(String, ControlJSON)] = [
-            ("state", .string(status.state.rawValue)), ("pid", status.pid.map { .number(Double($0)) } ?? .null),
-            ("restarts", .number(Double(status.restarts))), ("lateCycles", .number(Double(status.lateCycles))),
-            ("restrictions", .array(status.restrictionNames.map(ControlJSON.string))),
-        ]
-        if let fault = status.fault {
-            pairs.append(("fault", .object([("kind", .string(fault.kind)), ("signal", fault.signalName.map(ControlJSON.string) ?? .null),
-                                             ("reason", .string(fault.reason(settings: node.settings)))])))
-        } else {
-            pairs.append(("fault", .null))
-        }
-        if let note = status.note { pairs.append(("note", .string(note))) }
-        return .object(pairs)
+        return AppStatus.Isolation(
+            state: status.state.rawValue, pid: status.pid.map(Int.init), restarts: status.restarts, lateCycles: Int(status.lateCycles),
+            restrictions: status.restrictionNames,
+            fault: status.fault.map { AppStatus.Isolation.Fault(kind: $0.kind, signal: $0.signalName, reason: $0.reason(settings: node.settings)) },
+            note: status.note)
     }
 
     /// `iaa enable` for an isolated app left off after too many faults.

@@ -202,15 +202,12 @@ extension EngineCore {
 
     /// `status`'s `state`: where changes are kept, how many, whether they are refused, and what
     /// the start made of what was kept.
-    func keptStateJSON() -> ControlJSON {
-        guard let keeping else { return .object([("kept", .bool(false))]) }
+    func keptStateStatus() -> KeptStateStatus {
+        guard let keeping else { return KeptStateStatus() }
         let keeper = keeping.keeper
-        return .object([
-            ("kept", .bool(true)), ("folder", .string(keeper.folder)), ("lastChange", .number(Double(keeper.lastSeq))),
-            ("sinceSnapshot", .number(Double(keeper.recordsSinceSnapshot))),
-            ("refusing", (keeper.unwritable ?? keeping.snapshotFailure ?? keeping.lastFailure).map(ControlJSON.string) ?? .null),
-            ("start", keeping.start.json),
-        ])
+        return KeptStateStatus(journal: .init(
+            folder: keeper.folder, lastChange: Int(keeper.lastSeq), sinceSnapshot: Int(keeper.recordsSinceSnapshot),
+            refusing: keeper.unwritable ?? keeping.snapshotFailure ?? keeping.lastFailure, start: keeping.start.status))
     }
 
     /// A pair made: kept in `jack.connections`, and no longer held if a rule's.

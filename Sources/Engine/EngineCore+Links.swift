@@ -89,34 +89,26 @@ extension EngineCore {
         linkEvent(app, .bound(bound))
     }
 
-    /// `status`'s `link` member of an app: null for any other app.
-    func linkJSON(_ app: App) -> ControlJSON {
-        guard let link = app.link else { return .null }
+    /// `status`'s `link` member of an app: nil for any other app.
+    func linkStatus(_ app: App) -> AppStatus.Link? {
+        guard let link = app.link else { return nil }
         let monitor = links[app.id]?.monitor
-        func number(_ value: Double?) -> ControlJSON { value.map { .number($0) } ?? .null }
-        func text(_ value: String?) -> ControlJSON { value.map(ControlJSON.string) ?? .null }
-        var sender = ControlJSON.null, resampler = ControlJSON.null
-        if let heard = monitor?.sender {
-            sender = .object([("address", .string(heard.address)), ("channels", .number(Double(heard.channels))),
-                              ("sampleRate", .number(Double(heard.sampleRate)))])
+        var status = AppStatus.Link(direction: link.direction.rawValue, address: link.address, channels: link.channels,
+                                    bridge: link.executableName, client: LinkEnd.bridgeClient(of: app.id))
+        status.state = monitor?.state.rawValue ?? "starting"
+        status.since = monitor?.since
+        status.pid = monitor?.pid.map(Int.init)
+        status.latency = link.latency(sampleRate: backend.sampleRate)
+        status.lockedAfter = monitor?.lockedAfter
+        status.restarts = monitor?.restarts ?? 0
+        status.dropouts = monitor?.dropouts ?? 0
+        status.underruns = monitor?.underruns ?? 0
+        status.sender = monitor?.sender.map { AppStatus.Link.Sender(address: $0.address, channels: $0.channels, sampleRate: $0.sampleRate) }
+        status.resampler = monitor?.statistics.map {
+            AppStatus.Link.Resampler(error: $0.error, ratio: $0.ratio, fewestFrames: $0.fewestFrames)
         }
-        if let figures = monitor?.statistics {
-            resampler = .object([("error", .number(figures.error)), ("ratio", .number(figures.ratio)),
-                                 ("fewestFrames", .number(Double(figures.fewestFrames)))])
-        }
-        let latency = link.latency(sampleRate: backend.sampleRate)
-        let counts: [(String, ControlJSON)] = [
-            ("restarts", .number(Double(monitor?.restarts ?? 0))), ("dropouts", .number(Double(monitor?.dropouts ?? 0))),
-            ("underruns", .number(Double(monitor?.underruns ?? 0))),
-        ]
-        return .object([
-            ("direction", .string(link.direction.rawValue)), ("address", .string(link.address)),
-            ("channels", .number(Double(link.channels))), ("bridge", .string(link.executableName)),
-            ("client", .string(LinkEnd.bridgeClient(of: app.id))), ("state", .string(monitor?.state.rawValue ?? "starting")),
-            ("since", number(monitor?.since)), ("pid", number(monitor?.pid.map(Double.init))),
-            ("latency", .number(Double(latency))), ("lockedAfter", number(monitor?.lockedAfter)),
-        ] + counts + [
-            ("sender", sender), ("resampler", resampler), ("lastExit", text(monitor?.lastExit)), ("lastMessage", text(monitor?.lastMessage)),
-        ])
+        status.lastExit = monitor?.lastExit
+        status.lastMessage = monitor?.lastMessage
+        return status
     }
 }

@@ -172,25 +172,17 @@ extension EngineCore {
         app.program != nil && (programs.clients[app.id] ?? []).isEmpty && programs.attached[app.id] == nil
     }
 
-    /// `status`'s `program` member of an app: null for a node app.
-    func programJSON(_ app: App) -> ControlJSON {
-        guard let binding = app.program else { return .null }
-        let clients = programs.clients[app.id] ?? []
-        return .object([
-            ("jackClient", binding.jackClient.map(ControlJSON.string) ?? .null),
-            ("admitted", .bool(binding.admitted)),
-            ("running", .bool(!programIsAway(app))),
-            ("directConnections", .string(binding.directConnections.rawValue)),
-            ("clients", .array(clients.map { client in
-                .object([("name", .string(client.name)), ("pid", client.process.map { .number(Double($0.pid)) } ?? .null),
-                         ("ports", .array(client.routed.map { .object([("from", .string($0[0])), ("to", .string($0[1]))]) })),
-                         ("unrouted", .array(client.unrouted.map(ControlJSON.string)))])
-            })),
-            ("refused", .array((programs.refused[app.id] ?? []).map { refusal in
-                .object([("name", .string(refusal.name)), ("pid", refusal.pid.map { .number(Double($0)) } ?? .null),
-                         ("reason", .string(refusal.reason))])
-            })),
-            ("attached", programs.attached[app.id].map { .number(Double($0.process.pid)) } ?? .null),
-        ])
+    /// `status`'s `program` member of an app: nil for a node app.
+    func programStatus(_ app: App) -> AppStatus.Program? {
+        guard let binding = app.program else { return nil }
+        return AppStatus.Program(
+            jackClient: binding.jackClient, admitted: binding.admitted, running: !programIsAway(app),
+            directConnections: binding.directConnections.rawValue,
+            clients: (programs.clients[app.id] ?? []).map { client in
+                AppStatus.Program.Client(name: client.name, pid: client.process.map { Int($0.pid) },
+                                     ports: client.routed.map { (from: $0[0], to: $0[1]) }, unrouted: client.unrouted)
+            },
+            refused: (programs.refused[app.id] ?? []).map(\.status),
+            attached: programs.attached[app.id].map { Int($0.process.pid) })
     }
 }

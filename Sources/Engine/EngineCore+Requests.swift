@@ -29,8 +29,8 @@ extension EngineCore {
             }
             try checkOwner(request)
             switch method {
-            case .status: return .result(status())
-            case .dump: return .result(request["graph"]?.boolValue == true ? .object([("file", .string(exportedGraph()))]) : dump())
+            case .status: return .result(status().json)
+            case .dump: return .result(request["graph"]?.boolValue == true ? GraphFileReply(file: exportedGraph()).json : dump())
             case .ports: return .result(.array(backend.livePorts().map(Self.portJSON)))
             case .graph: return .result(.object([("dot", .string(dot()))]))
             case .connect, .disconnect, .set: return try performRequest(method, request)

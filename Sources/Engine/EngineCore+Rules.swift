@@ -31,16 +31,7 @@ extension EngineCore {
         let removed: Set<[String]>
 
         /// Where a rule stands, in `status`'s words.
-        enum State: String {
-            /// Every connection it stands for exists.
-            case made
-            /// Its outside port does not exist now; it is made when the port appears.
-            case pending
-            /// Removed by hand; made again when the program restarts, or on `apply`.
-            case removed
-            /// Both ports exist but JACK refuses the connection; retried twice a second.
-            case refused
-        }
+        typealias State = RuleStatus.State
 
         var state: State {
             if waitingFor != nil { return .pending }
@@ -157,28 +148,23 @@ extension EngineCore {
 
     /// Status's view of the JACK side: every connection to our ports (made by a rule or from
     /// outside) and every rule with its state.
-    func jackConnectionsJSON() -> (connections: ControlJSON, rules: ControlJSON) {
+    func jackConnectionStatus() -> (connections: [JackConnectionStatus], rules: [RuleStatus]) {
         let states = ruleStates()
         var byRule: [[String]: String] = [:]
         for state in states { for pair in state.pairs { byRule[[pair.source, pair.destination]] = state.rule } }
         var routedBy: [[String]: String] = [:]
         for (app, clients) in programs.clients { for client in clients { for pair in client.routed { routedBy[pair] = app } } }
-        let connections: [ControlJSON] = backend.livePorts().flatMap { port in
+        let connections = backend.livePorts().flatMap { port in
             port.connections.map { other in
                 let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
-                return .object([("from", .string(from)), ("to", .string(to)),
-                                ("rule", byRule[[from, to]].map(ControlJSON.string) ?? .null),
-                                ("program", routedBy[[from, to]].map(ControlJSON.string) ?? .null)])
+                return JackConnectionStatus(from: from, to: to, rule: byRule[[from, to]], program: routedBy[[from, to]])
             }
         }
-        let rules: [ControlJSON] = states.map { state in
-            .object([("rule", .string(state.rule)), ("state", .string(state.state.rawValue)),
-                     ("waitingFor", state.waitingFor.map(ControlJSON.string) ?? .null),
-                     ("connections", .array(state.pairs.map { pair in
-                         .object([("from", .string(pair.source)), ("to", .string(pair.destination)), ("made", .bool(pair.made))])
-                     }))])
+        let rules = states.map { state in
+            RuleStatus(rule: state.rule, state: state.state, waitingFor: state.waitingFor,
+                       connections: state.pairs.map { RuleStatus.Connection(from: $0.source, to: $0.destination, made: $0.made) })
         }
-        return (.array(connections), .array(rules))
+        return (connections, rules)
     }
 
     /// The JACK side of `graph`'s picture: outside ports as ellipses; a rule's connection solid

@@ -12,9 +12,7 @@ import Links
 extension EngineCore {
     /// The satellite's side of the link, while `--join` is given.
     struct Satellite {
-        enum State: String {
-            case joining, joined, fallback
-        }
+        typealias State = SatelliteStatus.State
 
         let primary: PrimaryAddress
         let link: PrimaryLink
@@ -123,14 +121,11 @@ extension EngineCore {
         }
     }
 
-    /// `status`'s `satellite` member: null unless the engine joins a primary.
-    func satelliteJSON() -> ControlJSON {
-        guard let satellite else { return .null }
-        return .object([
-            ("primary", .string(satellite.primary.description)), ("state", .string(satellite.state.rawValue)),
-            ("since", .number(satellite.since)), ("reason", satellite.reason.map(ControlJSON.string) ?? .null),
-            ("joins", .number(Double(satellite.joins))), ("apps", .array(satellite.link.apps.map(ControlJSON.string))),
-        ])
+    /// `status`'s `satellite` member: nil unless the engine joins a primary.
+    func satelliteStatus() -> SatelliteStatus? {
+        guard let satellite else { return nil }
+        return SatelliteStatus(primary: satellite.primary.description, state: satellite.state, since: satellite.since,
+                               reason: satellite.reason, joins: satellite.joins, apps: satellite.link.apps)
     }
 
     /// The primary's side: each attached app whose decided gain changed gets a line on its

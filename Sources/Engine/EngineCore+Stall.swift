@@ -6,18 +6,17 @@ import ControlSocket
 /// running in our own thread cannot be stopped; what the engine owes the user is the truth, in
 /// `status` and on the event stream, naming the app and the way out (isolating it).
 extension EngineCore {
-    /// `status`'s `jack.stalled`: null, or the app the audio thread is stuck in and for how long.
-    func stallJSON() -> ControlJSON {
-        guard let stall = backend.stall else { return .null }
-        return .object([("app", stall.app.map(ControlJSON.string) ?? .null), ("seconds", .number((stall.seconds * 10).rounded() / 10)),
-                        ("reason", .string(Self.stallReason(stall.app, seconds: stall.seconds)))])
+    /// `status`'s `jack.stalled`: nil, or the app the audio thread is stuck in and for how long.
+    func stall() -> JackStatus.Stall? {
+        guard let stall = backend.stall else { return nil }
+        return JackStatus.Stall(app: stall.app, seconds: (stall.seconds * 10).rounded() / 10,
+                                reason: Self.stallReason(stall.app, seconds: stall.seconds))
     }
 
     /// The stalled app's `fault` entry, when `app` is the one the audio thread is stuck in.
-    func stallFaultJSON(_ app: String) -> ControlJSON? {
+    func stallFault(_ app: String) -> AppStatus.Fault? {
         guard let stall = backend.stall, stall.app == app else { return nil }
-        return .object([("kind", .string("hang")), ("action", .string("stalled")),
-                        ("reason", .string(Self.stallReason(app, seconds: stall.seconds)))])
+        return AppStatus.Fault(kind: "hang", action: "stalled", reason: Self.stallReason(app, seconds: stall.seconds))
     }
 
     /// One `audioStalled` event when a stall is first seen, one `audioResumed` when cycles run

@@ -7,132 +7,113 @@ import PluginHost
 
 /// What the read methods report: status, dump, ports, the Graphviz picture.
 extension EngineCore {
-    func status() -> ControlJSON {
-        let jack = jackConnectionsJSON()
-        return .object([
-            ("graph", .string(graph.name)),
-            ("jack", .object([
-                ("server", .string(serverName ?? "default")), ("client", .string(clientName)),
-                ("sampleRate", .number(backend.sampleRate)), ("bufferSize", .number(Double(backend.currentBufferSize))),
-                ("dspLoad", .number((backend.dspLoad * 100).rounded() / 100)),
-                ("xruns", .number(Double(backend.xrunCount))), ("ourXruns", .number(Double(backend.ourXrunCount))),
-                ("preemptedCycles", .number(Double(backend.preemptedOverrunCount))),
-                ("cycles", .number(Double(backend.cycleCount))), ("cycleTime", cycleTimeJSON()),
-                ("deadlineFaults", .number(Double(backend.deadlineFaultCount))),
-                ("stalled", stallJSON()),
-            ])),
-            ("transport", transportJSON()),
-            ("render", renderJSON()),
-            ("apps", .array(graph.apps.indices.map(appJSON))),
-            ("interruption", .bool(sessions.policy.states.contains { $0.interrupted })),
-            ("jackConnections", jack.connections), ("rules", jack.rules),
-            ("programs", admissionJSON()),
-            ("satellite", satelliteJSON()),
-            ("state", keptStateJSON()),
-        ])
+    func status() -> StatusReply {
+        var jack = JackStatus(server: serverName ?? "default", client: clientName)
+        jack.sampleRate = backend.sampleRate
+        jack.bufferSize = backend.currentBufferSize
+        jack.dspLoad = (backend.dspLoad * 100).rounded() / 100
+        jack.xruns = Int(backend.xrunCount)
+        jack.ourXruns = Int(backend.ourXrunCount)
+        jack.preemptedCycles = Int(backend.preemptedOverrunCount)
+        jack.cycles = Int(backend.cycleCount)
+        jack.cycleTime = cycleTime()
+        jack.deadlineFaults = Int(backend.deadlineFaultCount)
+        jack.stalled = stall()
+        let connections = jackConnectionStatus()
+        return StatusReply(graph: graph.name, jack: jack, transport: transportStatus(), render: renderStatus(),
+                           apps: graph.apps.indices.map(appStatus),
+                           interruption: sessions.policy.states.contains { $0.interrupted },
+                           jackConnections: connections.connections, rules: connections.rules, programs: admissionStatus(),
+                           satellite: satelliteStatus(), state: keptStateStatus())
     }
 
     /// `status`'s `transport`: bar and beat (both from 1, as JACK counts them) and the tempo are
     /// what nodes see this cycle, JACK's timebase master's when there is one.
-    private func transportJSON() -> ControlJSON {
+    private func transportStatus() -> TransportStatus {
         let transport = backend.transport
-        return .object([("playing", .bool(transport.isPlaying)), ("recording", .bool(transport.isRecording)),
-                        ("tempo", .number(transport.tempo)), ("beatsPerBar", .number(transport.beatsPerBar)),
-                        ("bar", .number(Double(transport.bar))), ("beat", .number(transport.beatInBar.rounded(.down) + 1))])
+        return TransportStatus(playing: transport.isPlaying, recording: transport.isRecording, tempo: transport.tempo,
+                               beatsPerBar: transport.beatsPerBar, bar: Int(transport.bar),
+                               beat: Int(transport.beatInBar.rounded(.down)) + 1)
     }
 
-    func appJSON(_ index: Int) -> ControlJSON {
+    func appStatus(_ index: Int) -> AppStatus {
         let app = graph.apps[index]
-        let hosts = app.role == .node ? InterAppAudioRules.hosts(of: index, in: graph).map { graph.apps[$0].id } : []
-        var session: ControlJSON = .null
-        if let state = sessions.policy.state(of: app.id) {
-            guard case .object(var pairs) = SessionLog.state(state) else { return .null }
-            pairs.insert(("mode", .string(state.mode.rawValue)), at: 1)
-            pairs.insert(("options", .array(state.options.map(\.rawValue).sorted().map(ControlJSON.string))), at: 2)
-            session = .object(pairs)
+        var status = AppStatus(id: app.id, role: app.role.rawValue, plugin: app.type.id)
+        status.component = app.component?.codes
+        status.hosts = app.role == .node ? InterAppAudioRules.hosts(of: index, in: graph).map { graph.apps[$0].id } : []
+        let slot = backend.currentPlan?.slot(for: app.id)
+        status.gain = Double(slot?.policyGainTargetValue ?? 1)
+        status.muted = (slot?.isFaulted ?? false) || isolatedNode(app.id).map { $0.status.state != .running } == true
+        status.fault = fault(app.id)
+        status.isolation = isolationStatus(app.id)
+        status.library = app.type.code.map { code in
+            AppStatus.Library(path: code.library, identity: code.identity,
+                              rebuilt: LibraryFileIdentity(path: code.library).map { $0.description != code.identity } ?? false)
         }
-        return .object([
-            ("id", .string(app.id)), ("role", .string(app.role.rawValue)), ("plugin", .string(app.type.id)),
-            ("component", app.component.map { .string($0.codes) } ?? .null),
-            ("hosts", .array(hosts.map(ControlJSON.string))),
-            ("gain", .number(Double(backend.currentPlan?.slot(for: app.id)?.policyGainTargetValue ?? 1))),
-            ("muted", .bool((backend.currentPlan?.slot(for: app.id)?.isFaulted ?? false)
-                            || isolatedNode(app.id).map { $0.status.state != .running } == true)),
-            ("fault", faultJSON(app.id)),
-            ("isolation", isolationJSON(app.id)),
-            ("library", app.type.code.map { code in
-                .object([("path", .string(code.library)), ("identity", .string(code.identity)),
-                         ("rebuilt", .bool(LibraryFileIdentity(path: code.library).map { $0.description != code.identity } ?? false))])
-            } ?? .null),
-            ("outputs", outputsJSON(app.id)),
-            ("latency", latencyJSON(index)),
-            ("session", session),
-            ("program", programJSON(app)),
-            ("link", linkJSON(app)),
-        ])
+        status.outputs = outputs(app.id)
+        status.latency = latency(index)
+        status.session = sessions.policy.state(of: app.id).map(SessionLog.status)
+        status.program = programStatus(app)
+        status.link = linkStatus(app)
+        return status
     }
 
-    /// A plugin's control outputs (meters, gain reduction, latency) by symbol, or null for nodes
+    /// A plugin's control outputs (meters, gain reduction, latency) by symbol, or nil for nodes
     /// that report none.
-    private func outputsJSON(_ app: String) -> ControlJSON {
-        guard let node = backend.currentPlan?.slot(for: app)?.anyNode as? any ReportingNode else { return .null }
+    private func outputs(_ app: String) -> [AppStatus.Reading]? {
+        guard let node = backend.currentPlan?.slot(for: app)?.anyNode as? any ReportingNode else { return nil }
         let readings = node.readings
-        return readings.isEmpty ? .null : .object(readings.map { ($0.name, .number(Double($0.value))) })
+        return readings.isEmpty ? nil : readings.map { AppStatus.Reading(name: $0.name, value: Double($0.value)) }
     }
 
     /// The app's latency as the running plan aligns it (frames): its own, when its inputs meet
     /// (`arrival`) and its output leaves (`output`), the delay on each compensated connection
     /// into it and on an outside signal entering its ports (docs/latency.md).
-    private func latencyJSON(_ index: Int) -> ControlJSON {
-        guard let latency = backend.currentPlan?.latency, latency.own.count == graph.apps.count else { return .null }
+    private func latency(_ index: Int) -> AppStatus.Latency? {
+        guard let latency = backend.currentPlan?.latency, latency.own.count == graph.apps.count else { return nil }
         let delayed = graph.connections.indices.filter { graph.connections[$0].to.app == index && latency.delay[$0] > 0 }
         let delaysOutside = graph.apps[index].layout.inputs.indices.contains {
             CompensationLines.hasOutsideEntry(graph, app: index, port: $0)
         }
-        return .object([
-            ("own", .number(Double(latency.own[index]))), ("arrival", .number(Double(latency.arrival[index]))),
-            ("output", .number(Double(latency.output(index)))),
-            ("outside", .number(Double(delaysOutside ? latency.outsideDelay(index) : 0))),
-            ("compensation", .array(delayed.map { connection in
+        return AppStatus.Latency(
+            own: latency.own[index], arrival: latency.arrival[index], output: latency.output(index),
+            outside: delaysOutside ? latency.outsideDelay(index) : 0,
+            compensation: delayed.map { connection in
                 let (from, to) = Self.names(graph.connections[connection], in: graph)
-                return .object([("from", .string(from)), ("to", .string(to)), ("delay", .number(Double(latency.delay[connection])))])
-            })),
-        ])
+                return AppStatus.Latency.Compensation(from: from, to: to, delay: latency.delay[connection])
+            })
     }
 
     /// The threads cycles run on (docs/parallel.md): how many, whether the running plan's cycles
     /// are split now, and per worker the steps it ran and its time in the last cycle it joined.
-    private func renderJSON() -> ControlJSON {
+    private func renderStatus() -> RenderStatus {
         let render = backend.renderThreads
-        return .object([
-            ("threads", .number(Double(render.threads))), ("split", .bool(render.split)),
-            ("workers", .array(zip(render.workerSteps, render.workerBusySeconds).map { steps, busy in
-                .object([("steps", .number(Double(steps))), ("busy", .number((busy * 1e8).rounded() / 100))])
-            })),
-        ])
+        return RenderStatus(threads: render.threads, split: render.split,
+                            workers: zip(render.workerSteps, render.workerBusySeconds).map { steps, busy in
+                                RenderStatus.Worker(steps: Int(steps), busy: (busy * 1e8).rounded() / 100)
+                            })
     }
 
     /// The engine's own processing time per cycle since the client opened, in microseconds.
-    private func cycleTimeJSON() -> ControlJSON {
+    private func cycleTime() -> JackStatus.CycleTime {
         let times = backend.cycleTimes
-        func microseconds(_ nanoseconds: Double) -> ControlJSON { .number((nanoseconds / 10).rounded() / 100) }
-        return .object([("median", microseconds(times.median)), ("p99", microseconds(times.p99)),
-                        ("max", microseconds(times.maximum))])
+        func microseconds(_ nanoseconds: Double) -> Double { (nanoseconds / 10).rounded() / 100 }
+        return JackStatus.CycleTime(median: microseconds(times.median), p99: microseconds(times.p99), max: microseconds(times.maximum))
     }
 
-    /// Why the engine stopped running an app's node, or null.
-    private func faultJSON(_ app: String) -> ControlJSON {
-        if let stalled = stallFaultJSON(app) { return stalled }
-        guard let slot = backend.currentPlan?.slot(for: app), slot.isFaulted else { return .null }
+    /// Why the engine stopped running an app's node, or nil.
+    private func fault(_ app: String) -> AppStatus.Fault? {
+        if let stalled = stallFault(app) { return stalled }
+        guard let slot = backend.currentPlan?.slot(for: app), slot.isFaulted else { return nil }
         let fault = describeFault(slot)
-        return .object([("kind", .string(fault.kind)), ("action", .string(fault.action)), ("reason", .string(fault.reason))])
+        return AppStatus.Fault(kind: fault.kind, action: fault.action, reason: fault.reason)
     }
 
     func dump() -> ControlJSON {
         let device = sessions.policy.device
         return .object([
             ("graph", .string(graph.name)),
-            ("apps", .array(graph.apps.indices.map(appJSON))),
+            ("apps", .array(graph.apps.indices.map { appStatus($0).json })),
             ("connections", .array(graph.connections.map { connection in
                 let (from, to) = Self.names(connection, in: graph)
                 return .object([("from", .string(from)), ("to", .string(to)), ("gain", .number(Double(connection.gain)))])

@@ -6,14 +6,7 @@ import StateStore
 /// What an engine's start made of the state kept for its client (docs/state.md): it resumed it,
 /// the graph file won over it, or there was none; and what had to be discarded.
 struct KeptStart {
-    enum Outcome: String {
-        /// Nothing was kept (a first start, `--fresh`, or what was kept could not be read).
-        case none
-        /// The kept state runs: the graph file is the one it grew from.
-        case resumed
-        /// The graph file changed since: it runs, and `dropped` says what the kept state had.
-        case fileChanged
-    }
+    typealias Outcome = KeptStateStatus.Start.Outcome
 
     var outcome = Outcome.none
     /// Journal records replayed onto the snapshot.
@@ -23,9 +16,9 @@ struct KeptStart {
     /// What could not be read or used, and why.
     var discarded: [String] = []
 
-    var json: ControlJSON {
-        .object([("outcome", .string(outcome.rawValue)), ("replayed", .number(Double(replayed))),
-                 ("dropped", .array(dropped.map(ControlJSON.string))), ("discarded", .array(discarded.map(ControlJSON.string)))])
+    /// As `status` shows it.
+    var status: KeptStateStatus.Start {
+        KeptStateStatus.Start(outcome: outcome, replayed: replayed, dropped: dropped, discarded: discarded)
     }
 
     /// The graph to run and what the start made of the kept state: the snapshot's graph with the

@@ -1,3 +1,5 @@
+import ControlSocket
+
 /// The engine's knowledge of the outside processes behind program apps: which JACK clients are
 /// bound to which app and how they are wired, which were refused, and which control connection
 /// speaks for each app. Control side only (the control queue).
@@ -24,6 +26,9 @@ struct ProgramRoster {
         /// Refused only because the graph's admission limit was reached: considered again when
         /// an admitted app leaves.
         var limited = false
+
+        /// As `status` lists it.
+        var status: ProgramRefusal { ProgramRefusal(name: name, pid: pid.map(Int.init), reason: reason) }
     }
 
     /// A session-library connection speaking for an app.

@@ -68,17 +68,28 @@ public struct SessionLog {
         return message
     }
 
+    /// An app's session as `status` and `dump` show it: its state with its mode and options.
+    static func status(_ state: AppSessionState) -> SessionStatus {
+        var status = SessionStatus(category: state.category.rawValue, mode: state.mode.rawValue,
+                                   options: state.options.map(\.rawValue).sorted())
+        status.active = state.active
+        status.audible = state.audible
+        status.gain = Double(state.gain)
+        status.ducked = state.ducked
+        status.interrupted = state.interrupted
+        status.suspended = state.suspended
+        status.foreground = state.foreground
+        status.playing = state.playing
+        status.otherAudioPlaying = state.otherAudioPlaying
+        status.secondaryAudioShouldBeSilencedHint = state.secondaryAudioShouldBeSilencedHint
+        status.backgroundTimeRemaining = state.backgroundTimeRemaining
+        return status
+    }
+
+    /// An app's session in an outcome, an event and the session log: as `status` shows it, less
+    /// the mode and options, which only a change of category sets.
     static func state(_ state: AppSessionState) -> ControlJSON {
-        var pairs: [(String, ControlJSON)] = [
-            ("category", .string(state.category.rawValue)),
-            ("active", .bool(state.active)), ("audible", .bool(state.audible)), ("gain", .number(Double(state.gain))),
-            ("ducked", .bool(state.ducked)), ("interrupted", .bool(state.interrupted)),
-            ("suspended", .bool(state.suspended)), ("foreground", .bool(state.foreground)),
-            ("playing", .bool(state.playing)),
-            ("otherAudioPlaying", .bool(state.otherAudioPlaying)),
-            ("secondaryAudioShouldBeSilencedHint", .bool(state.secondaryAudioShouldBeSilencedHint)),
-        ]
-        if let remaining = state.backgroundTimeRemaining { pairs.append(("backgroundTimeRemaining", .number(remaining))) }
-        return .object(pairs)
+        guard case .object(let members) = status(state).json else { return .null }
+        return .object(members.filter { $0.0 != "mode" && $0.0 != "options" })
     }
 }

@@ -29,7 +29,7 @@ struct Dump: ParsableCommand {
                 Output.line(result.text)
             } else {
                 // The file text is printed as it is so it can be saved and edited; one trailing newline.
-                let file = result["file"]?.stringValue ?? result.prettyText
+                let file = GraphFileReply(json: result)?.file ?? result.prettyText
                 Output.line(file.hasSuffix("\n") ? String(file.dropLast()) : file)
             }
         } else {

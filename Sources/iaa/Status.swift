@@ -28,11 +28,12 @@ struct Status: ParsableCommand {
 
     func run() throws {
         let status = try connect().call(.status)
-        if json {
+        // A reply this iaa cannot read (an engine of another version) is shown as it came.
+        guard !json, let reply = StatusReply(json: status) else {
             Output.line(status.text)
-        } else {
-            Output.line(StatusTree(status: status).text)
+            return
         }
+        Output.line(StatusTree(status: reply).text)
     }
 
     /// The connection, tried again every 50 ms while nothing listens yet and `--wait` has not passed.

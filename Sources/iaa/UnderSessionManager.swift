@@ -75,7 +75,7 @@ enum UnderSessionManager {
             case .save:
                 do {
                     let reply = try ControlClient(path: socket).call(ControlMethod.dump.rawValue, params: ["graph": true]).get()
-                    guard let text = reply["file"]?.stringValue else { throw NSMError.noGraph }
+                    guard let text = GraphFileReply(json: reply)?.file else { throw NSMError.noGraph }
                     try text.write(toFile: graph, atomically: true, encoding: .utf8)
                     client.reply(to: "/nsm/client/save", "saved \(graph)")
                 } catch {

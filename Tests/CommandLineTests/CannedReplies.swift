@@ -2,43 +2,75 @@ import ControlSocket
 
 /// Protocol-shaped results (PROTOCOL.md, "Methods") for ``CannedEngine``.
 enum CannedReplies {
-    static func session(_ category: String, mode: String = "default", options: [ControlJSON] = [], active: Bool = true,
-                        gain: Double = 1, ducked: Bool = false, foreground: Bool = false) -> ControlJSON {
-        ["category": .string(category), "mode": .string(mode), "options": .array(options), "active": .bool(active),
-         "audible": true, "gain": .number(gain), "ducked": .bool(ducked), "interrupted": false, "suspended": false,
-         "foreground": .bool(foreground), "playing": .bool(active), "otherAudioPlaying": false,
-         "secondaryAudioShouldBeSilencedHint": false]
+    static func session(_ category: String, mode: String = "default", options: [String] = [], active: Bool = true,
+                        gain: Double = 1, ducked: Bool = false, foreground: Bool = false) -> SessionStatus {
+        var session = SessionStatus(category: category, mode: mode, options: options)
+        session.active = active
+        session.audible = true
+        session.gain = gain
+        session.ducked = ducked
+        session.foreground = foreground
+        session.playing = active
+        return session
     }
 
-    static let apps: ControlJSON = [
-        ["id": "daw", "role": "host", "plugin": "hostMixer", "component": nil, "hosts": [],
-         "session": session("playAndRecord", options: ["mixWithOthers"], foreground: true)],
-        ["id": "synth", "role": "node", "plugin": "polySynth", "component": "auri/poly/demo", "hosts": ["daw"], "session": nil,
-         "fault": ["kind": "deadline", "action": "bypassed",
-                   "reason": "its process took more than 50 % of the period in 3 consecutive cycles"]],
-        ["id": "nav", "role": "app", "plugin": "oscillator", "component": nil, "hosts": [],
-         "session": session("playback", mode: "voicePrompt", options: ["duckOthers"])],
-        ["id": "music", "role": "app", "plugin": "oscillator", "component": nil, "hosts": [],
-         "session": session("playback", options: ["mixWithOthers"], gain: 0.25, ducked: true)],
-        ["id": "rear", "role": "app", "plugin": "builtin:program", "component": nil, "hosts": [], "session": nil,
-         "link": ["direction": "receive", "address": "0.0.0.0:30100", "channels": 2, "bridge": "zita-n2j", "client": "rear-link",
-                  "state": "running", "since": 12.5, "pid": 4242, "latency": 480, "lockedAfter": 0.75, "restarts": 1,
-                  "dropouts": 1, "underruns": 0, "sender": ["address": "192.168.1.20", "channels": 2, "sampleRate": 48000],
-                  "resampler": ["error": -0.3, "ratio": 1.00001, "fewestFrames": 251],
-                  "lastExit": "zita-n2j was killed by signal 9", "lastMessage": nil]],
-    ]
+    /// An app as the engine writes it, with its plugin named as the engine names it.
+    static func app(_ id: String, role: String, plugin: String, component: String? = nil, hosts: [String] = [], gain: Double = 1,
+                    session: SessionStatus? = nil) -> AppStatus {
+        var app = AppStatus(id: id, role: role, plugin: plugin)
+        app.component = component
+        app.hosts = hosts
+        app.gain = gain
+        app.session = session
+        return app
+    }
 
-    static let status: ControlJSON = [
-        "graph": "studio",
-        "jack": ["server": "default", "client": "iaa", "sampleRate": 48000, "bufferSize": 256, "dspLoad": 3.14,
-                 "xruns": 2, "ourXruns": 0],
-        "transport": ["playing": true, "tempo": 120, "bar": 3, "beat": 2],
-        "apps": apps,
-        "interruption": false,
-        "satellite": ["primary": "ssh://head-unit/run/user/1000/iaa/head.sock", "state": "joined", "since": 3.5,
-                      "reason": "joined the primary at ssh://head-unit/run/user/1000/iaa/head.sock: it decides for 2 apps",
-                      "joins": 1, "apps": ["nav", "music"]],
-    ]
+    /// Made from the protocol's types, as the engine makes them.
+    static let apps: [AppStatus] = {
+        var synth = app("synth", role: "node", plugin: "builtin:poly-synth", component: "auri/poly/demo", hosts: ["daw"])
+        synth.muted = true
+        synth.fault = .init(kind: "deadline", action: "bypassed", reason: "its process took more than 50 % of the period in 3 consecutive cycles")
+        var rear = app("rear", role: "app", plugin: "builtin:program")
+        var link = AppStatus.Link(direction: "receive", address: "0.0.0.0:30100", channels: 2, bridge: "zita-n2j", client: "rear-link")
+        link.state = "running"
+        link.since = 12.5
+        link.pid = 4242
+        link.latency = 480
+        link.lockedAfter = 0.75
+        link.restarts = 1
+        link.dropouts = 1
+        link.sender = .init(address: "192.168.1.20", channels: 2, sampleRate: 48_000)
+        link.resampler = .init(error: -0.3, ratio: 1.00001, fewestFrames: 251)
+        link.lastExit = "zita-n2j was killed by signal 9"
+        rear.link = link
+        return [
+            app("daw", role: "host", plugin: "builtin:host-mixer", session: session("playAndRecord", options: ["mixWithOthers"], foreground: true)),
+            synth,
+            app("nav", role: "app", plugin: "builtin:oscillator", session: session("playback", mode: "voicePrompt", options: ["duckOthers"])),
+            app("music", role: "app", plugin: "builtin:oscillator", gain: 0.25,
+                session: session("playback", options: ["mixWithOthers"], gain: 0.25, ducked: true)),
+            rear,
+        ]
+    }()
+
+    /// Made from the protocol's type, as the engine makes it.
+    static let status: ControlJSON = {
+        var jack = JackStatus(server: "default", client: "iaa")
+        jack.sampleRate = 48_000
+        jack.bufferSize = 256
+        jack.dspLoad = 3.14
+        jack.xruns = 2
+        return StatusReply(
+            graph: "studio", jack: jack, transport: .init(playing: true, tempo: 120, bar: 3, beat: 2), apps: apps,
+            jackConnections: [.init(from: "iaa:daw.out_1", to: "system:playback_1", rule: "daw:out_1 -> @playback"),
+                              .init(from: "iaa:synth.out_1", to: "jack_meter:in")],
+            rules: [.init(rule: "daw:out_1 -> @playback", state: .made,
+                          connections: [.init(from: "iaa:daw.out_1", to: "system:playback_1", made: true)]),
+                    .init(rule: "nav:out -> mpv:in_0", state: .pending, waitingFor: "mpv:in_0")],
+            satellite: .init(primary: "ssh://head-unit/run/user/1000/iaa/head.sock", state: .joined, since: 3.5,
+                             reason: "joined the primary at ssh://head-unit/run/user/1000/iaa/head.sock: it decides for 2 apps",
+                             joins: 1, apps: ["nav", "music"])).json
+    }()
 
     /// Made from the protocol's type, as the engine makes it.
     static let ports = ControlJSON.array([
@@ -51,7 +83,7 @@ enum CannedReplies {
     ].map(\.json))
 
     static let dump: ControlJSON = [
-        "graph": "studio", "apps": apps,
+        "graph": "studio", "apps": .array(apps.map(\.json)),
         "connections": [["from": "synth:out_1", "to": "daw:in_1", "gain": 1]],
         "jackConnections": [["from": "iaa:synth.out_1", "to": "system:playback_1"]],
         "policy": ["duckLevel": -12], "transport": ["tempo": 120],
@@ -78,7 +110,7 @@ enum CannedReplies {
             events.append(SessionEventMessage(app: "music", name: "silenceSecondaryAudioHint", type: "begin"))
         }
         let warnings = request.method == "device" ? ["nav does not obey the Ring/Silent switch"] : []
-        return ActionOutcome(events: events, warnings: warnings, sessions: [(app: "music", session: ["category": "playback", "active": true])]).json
+        return ActionOutcome(events: events, warnings: warnings, sessions: [(app: "music", session: session("playback").json)]).json
     }
 
     static func apply(_ request: ControlRequest) -> ControlReply {

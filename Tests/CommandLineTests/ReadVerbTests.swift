@@ -14,13 +14,17 @@ struct ReadVerbTests {
         #expect(result.stdout == """
             iaa 'studio' [jack 'default' 48000 Hz / 256, dsp 3.1 %, xruns 2 (ours 0)]
              ├─ Hosts:
-             │  *  1. daw    playAndRecord [mixWithOthers]      active   gain 1.00
+             │  *  1. daw    playAndRecord [mixWithOthers]            active   gain 1.00
              ├─ Nodes:
-             │     2. synth  polySynth auri/poly/demo → daw     bypassed (deadline)
+             │     2. synth  builtin:poly-synth auri/poly/demo → daw  bypassed (deadline)
              ├─ Apps:
-             │     3. nav    playback/voicePrompt [duckOthers]  active   gain 1.00
-             │     4. music  playback [mixWithOthers]           ducked 0.25
-             │     5. rear   builtin:program                    active   link receive 0.0.0.0:30100 running (locked after 0.8 s), 1 restart, 1 dropout
+             │     3. nav    playback/voicePrompt [duckOthers]        active   gain 1.00
+             │     4. music  playback [mixWithOthers]                 ducked 0.25
+             │     5. rear   builtin:program                          active   gain 1.00   link receive 0.0.0.0:30100 running (locked after 0.8 s), 1 restart, 1 dropout
+             ├─ JACK:
+             │     iaa:daw.out_1 -> system:playback_1  rule
+             │     iaa:synth.out_1 -> jack_meter:in    outside
+             │     nav:out -> mpv:in_0                 pending: waiting for mpv:in_0
              ├─ Primary: joined ssh://head-unit/run/user/1000/iaa/head.sock (2 apps decided there)
              ├─ Transport: playing, 120 bpm, bar 3 beat 2
              └─ Interruptions: none

@@ -119,4 +119,80 @@ struct ProtocolVocabularyTests {
         for key in members.map(\.0) + diffMembers.map(\.0) { #expect(row.contains("\"\(key)\""), "PROTOCOL.md's apply row lacks \"\(key)\"") }
         #expect(ApplyReply(json: reply.json) == reply)
     }
+
+    /// A status with every member the engine may write filled in.
+    static var fullStatus: StatusReply {
+        var jack = JackStatus(server: "default", client: "iaa")
+        jack.stalled = .init(app: "synth", seconds: 1.5, reason: "the audio thread is stuck in synth's process call")
+        var app = AppStatus(id: "rear", role: "app", plugin: "builtin:program")
+        app.component = "auri/poly/iaas"
+        app.hosts = ["daw"]
+        app.fault = .init(kind: "deadline", action: "bypassed", reason: "over budget")
+        app.isolation = .init(state: "off", pid: 42, restarts: 3, lateCycles: 1, restrictions: ["seccomp"],
+                              fault: .init(kind: "crashed", signal: "SIGSEGV", reason: "killed"), note: "iaa enable rear")
+        app.library = .init(path: "/lib/x.so", identity: "1:2:3:4", rebuilt: true)
+        app.outputs = [.init(name: "latency", value: 64)]
+        app.latency = .init(own: 64, arrival: 0, output: 64, outside: 0, compensation: [.init(from: "a:out", to: "rear:in", delay: 64)])
+        var session = SessionStatus(category: "playback", mode: "default", options: ["mixWithOthers"])
+        session.backgroundTimeRemaining = 10
+        app.session = session
+        app.program = .init(jackClient: "mpv*", admitted: false, running: true, directConnections: "undo",
+                            clients: [.init(name: "mpv", pid: 7, ports: [(from: "mpv:out_0", to: "iaa:rear.in_1")], unrouted: ["mpv:out_1"])],
+                            refused: [.init(name: "mpv-2", pid: 8, reason: "another uid")], attached: 7)
+        var link = AppStatus.Link(direction: "receive", address: "0.0.0.0:30100", channels: 2, bridge: "zita-n2j", client: "rear-link")
+        link.since = 1
+        link.pid = 9
+        link.lockedAfter = 0.75
+        link.sender = .init(address: "192.168.1.20", channels: 2, sampleRate: 48_000)
+        link.resampler = .init(error: -0.3, ratio: 1.00001, fewestFrames: 251)
+        link.lastExit = "zita-n2j was killed by signal 9"
+        link.lastMessage = "Receiving."
+        app.link = link
+        let start = KeptStateStatus.Start(outcome: .fileChanged, replayed: 2, dropped: ["an app"], discarded: ["a record"])
+        return StatusReply(
+            graph: "studio", jack: jack, render: .init(threads: 2, split: true, workers: [.init(steps: 10, busy: 12.5)]),
+            apps: [app], interruption: true,
+            jackConnections: [.init(from: "iaa:rear.out_1", to: "system:playback_1", rule: "rear:out_1 -> @playback", program: "rear")],
+            rules: [.init(rule: "rear:out_1 -> @playback", state: .pending, waitingFor: "@playback",
+                          connections: [.init(from: "iaa:rear.out_1", to: "system:playback_1", made: false)])],
+            programs: .init(admit: .init(jackClient: "mpv*", uid: 1000, executable: "/usr/bin/mpv", outputs: 2, inputs: 0,
+                                         to: ["mix:in_1"], from: [], limit: 8),
+                            admitted: ["mpv"], refused: [.init(name: "x", pid: nil, reason: "limit")]),
+            satellite: .init(primary: "ssh://head/run/iaa.sock", state: .joined, since: 3, reason: "joined", joins: 1, apps: ["nav"]),
+            state: .init(journal: .init(folder: "/state", lastChange: 5, sinceSnapshot: 2, refusing: "full", start: start)))
+    }
+
+    /// Every member name in `json` and the objects and arrays under it, but not under `outputs`
+    /// (its members are a plugin's symbols).
+    static func memberNames(_ json: ControlJSON) -> Set<String> {
+        switch json {
+        case .object(let members):
+            return members.reduce(into: Set(members.map(\.0))) { names, member in
+                if member.0 != "outputs" { names.formUnion(memberNames(member.1)) }
+            }
+        case .array(let elements): return elements.reduce(into: []) { $0.formUnion(memberNames($1)) }
+        default: return []
+        }
+    }
+
+    @Test("the status row, App, Rule and Link document every member StatusReply writes, and a status reads back as written")
+    func statusReply() throws {
+        let lines = Self.document.components(separatedBy: "\n")
+        let row = try #require(lines.first { $0.hasPrefix("| `status` |") })
+        let app = try #require(lines.first { $0.hasPrefix("**App** is") })
+        let paragraphs = Self.document.components(separatedBy: "\n\n")
+        let rule = try #require(paragraphs.first { $0.hasPrefix("**Rule** is") })
+        let link = try #require(paragraphs.first { $0.contains("Its **Link** in `status` is") })
+        let documented = [row, app, rule, link].joined(separator: "\n")
+        let status = Self.fullStatus
+        for key in Self.memberNames(status.json).sorted() {
+            #expect(documented.contains("\"\(key)\""), "PROTOCOL.md documents no \"\(key)\" for status")
+        }
+        for state in RuleStatus.State.allCases { #expect(rule.contains("`\(state.rawValue)`"), "Rule lacks state \(state.rawValue)") }
+        for state in SatelliteStatus.State.allCases { #expect(row.contains("\"\(state.rawValue)\"")) }
+        for outcome in KeptStateStatus.Start.Outcome.allCases { #expect(row.contains("\"\(outcome.rawValue)\"")) }
+        #expect(StatusReply(json: status.json) == status)
+        #expect(StatusReply(json: try ControlJSONParser.parse(status.json.text)) == status)
+        #expect(StatusReply(json: StatusReply(graph: "g", jack: .init(server: "s", client: "c")).json)?.state.journal == nil)
+    }
 }

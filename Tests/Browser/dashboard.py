@@ -91,8 +91,17 @@ try:
     engine("session.stopAudio", {"app": "nav"})
     engine("session.deactivate", {"app": "nav"})
     wait.until(lambda d: music("state") == "audible")
-    audible = result["musicRms"]
-    wait.until(lambda d: abs(float(music("rms")) - audible) < 1)  # back at the level first heard
+    # The level every round is measured against: the meter once it holds still (its last ten
+    # readings, about four of its lines, within 1 dB). The first reading above may have been
+    # taken while the music still rose, which a busy machine makes likelier.
+    readings = []
+
+    def settled(d):
+        readings.append(float(music("rms")))
+        return len(readings) >= 10 and max(readings[-10:]) - min(readings[-10:]) < 1
+
+    wait.until(settled)
+    audible = readings[-1]
     rounds = {"duckState": [], "duckMeter": [], "unduckState": [], "unduckMeter": []}
     for _ in range(10):
         for action, wanted, state_key, meter_key in [("session.activate", "ducked", "duckState", "duckMeter"),

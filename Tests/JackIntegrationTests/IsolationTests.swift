@@ -165,7 +165,8 @@ extension JackIntegration {
                         "mode \(fault.mode): the child was not restarted:\n\(running.engine.stderr)")
                 let status = try running.bad()
                 #expect(status?["isolation"]?["fault"]?["signal"]?.stringValue == fault.signal)
-                #expect(status?["isolation"]?["restarts"]?.doubleValue == Double(index + 1))
+                // A child restarted (after 0.1 s) before the mode was set back misbehaves once more.
+                #expect(status?["isolation"]?["restarts"]?.doubleValue ?? 0 >= Double(index + 1))
             }
             recording.wait()
             let samples = try SoundFileReader(path: take).readAll()[0]
@@ -177,7 +178,15 @@ extension JackIntegration {
             #expect(samples.count > 48_000 * 8 && quiet.isEmpty, "the good app went quiet in \(quiet.count) windows")
             #expect(try running.ourXruns() == xrunsBefore, "the faults caused xruns of ours")
             let faults = events.all.filter { $0.contains("\"isolatedFault\"") }
-            #expect(faults.count == expected.count, "fault events: \(faults)")
+            // One event per fault, in order; a fault told twice in a row is a child restarted
+            // before the test set its mode back (its backoff is 0.1 s; a busy machine is slower).
+            let labels = expected.map { "\($0.kind) \($0.signal ?? "")" }
+            let seen = faults.compactMap { line in
+                expected.first { line.contains("\"fault\":\"\($0.kind)\"") && line.contains("\"signal\":\"\($0.signal ?? "")") == ($0.signal != nil) }
+                    .map { "\($0.kind) \($0.signal ?? "")" }
+            }
+            let told = seen.enumerated().filter { $0.offset == 0 || seen[$0.offset - 1] != $0.element }.map(\.element)
+            #expect(told == labels && seen.count == faults.count, "fault events: \(faults)")
             #expect(faults.first?.contains("\"signal\":\"SIGSEGV\"") == true)
             #expect(events.all.filter { $0.contains("\"isolatedStarted\"") }.count >= expected.count)
             // The figure: from the fault to the restarted child playing, beyond the backoff.

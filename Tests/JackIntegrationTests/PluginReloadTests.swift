@@ -75,9 +75,11 @@ extension JackIntegration {
         }
 
         /// The mean of a recording of `port`, after its first 50 ms.
+        /// The DC level `port` carries: the median of a recording, which a buffer jack_rec lost on
+        /// a busy machine does not move.
         func level(_ port: String, seconds: Int = 1) throws -> Float {
-            let samples = try record(port, seconds: seconds)
-            return samples.reduce(0, +) / Float(max(samples.count, 1))
+            let samples = try record(port, seconds: seconds).sorted()
+            return samples.isEmpty ? 0 : samples[samples.count / 2]
         }
 
         func record(_ port: String, seconds: Int) throws -> [Float] {

@@ -68,9 +68,9 @@ extension EngineCore {
         programs.attached[app.id] = .init(connection: request.connection, process: process)
         publish(.programAttached, app: app.id, [("pid", .number(Double(process.pid))),
                                                 ("executable", process.executable.map(ControlJSON.string) ?? .null)])
-        return .stream(topic: EventPublisher.programTopic(app.id), initial: .object([
-            ("app", .string(app.id)), ("pid", .number(Double(process.pid))), ("session", sessionJSON(app.id)),
-        ]))
+        return .stream(topic: EventPublisher.programTopic(app.id),
+                       initial: ProgramAttachReply(app: app.id, pid: Int(process.pid),
+                                                   session: sessions.policy.state(of: app.id).map(SessionLog.status)).json)
     }
 
     /// Why `process` may not speak for admitted app `app`, or nil. An admitted app's identity is

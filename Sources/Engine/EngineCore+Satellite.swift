@@ -73,18 +73,18 @@ extension EngineCore {
         switch event {
         case .joined(let primarySessions):
             satellite?.joins += 1
-            move(to: .joined, "joined the primary at \(satellite?.primary.description ?? "?"): it decides for \(primarySessions.count) apps")
+            move(to: .joined, "joined the primary at \(satellite?.primary.description ?? "?"): it decides for \(satellite?.link.apps.count ?? 0) apps")
             // The primary learns which mirrored apps are active here; its decisions follow.
             for (app, session) in primarySessions.sorted(by: { $0.key < $1.key }) {
                 let here = sessions.policy.state(of: app)?.active ?? false
-                if let gain = session["gain"]?.doubleValue { sessions.followPrimary(app, gain: Float(gain)) }
-                guard session["active"]?.boolValue != here else { continue }
+                sessions.followPrimary(app, gain: Float(session.gain))
+                guard session.active != here else { continue }
                 _ = satellite?.link.forward(here ? "session.activate" : "session.deactivate", .object([("app", .string(app))]))
             }
         case .decision(let app, let gain):
             if satellite?.state == .joined { sessions.followPrimary(app, gain: gain) }
-        case .event(let payload):
-            publisher.announce("event", .object((payload.objectValue ?? []) + [("from", .string("primary"))]))
+        case .event(let event):
+            publisher.announce("event", .object((event.json.objectValue ?? []) + [("from", .string("primary"))]))
         case .lost(let reason):
             sessions.leavePrimary()
             var why = reason
@@ -134,11 +134,9 @@ extension EngineCore {
         for app in programs.attached.keys.sorted() {
             guard let state = sessions.policy.state(of: app), programs.attached[app]?.decided != state.gain else { continue }
             programs.attached[app]?.decided = state.gain
-            publisher.publish(.object([
-                ("t", .number(now)),
-                ("decision", .object([("app", .string(app)), ("gain", .number(Double(state.gain))), ("active", .bool(state.active)),
-                                      ("ducked", .bool(state.ducked)), ("interrupted", .bool(state.interrupted))])),
-            ]), topic: EventPublisher.programTopic(app))
+            let decision = ProgramDecision(app: app, gain: Double(state.gain), active: state.active, ducked: state.ducked,
+                                           interrupted: state.interrupted)
+            publisher.publish(ProgramStreamLine.decision(decision, at: now).json, topic: EventPublisher.programTopic(app))
         }
     }
 }

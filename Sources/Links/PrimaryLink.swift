@@ -4,12 +4,13 @@ import Synchronization
 
 /// What the control link to a primary engine reports to the satellite engine.
 public enum PrimaryEvent: Sendable {
-    /// Every mirrored app is attached on the primary: its session there, by app.
-    case joined([String: ControlJSON])
+    /// Every mirrored app is attached on the primary: its session there, by app (an app the
+    /// primary gives no session is not in it).
+    case joined([String: SessionStatus])
     /// The primary decided this gain for a mirrored app (ducked, interrupted, muted…).
     case decision(app: String, gain: Float)
-    /// A session event the primary sent one of the mirrored apps (`{"app", "name", …}`).
-    case event(ControlJSON)
+    /// A session event the primary sent one of the mirrored apps.
+    case event(SessionEventMessage)
     /// The link is down (or could not be made): why, in words. It is tried again.
     case lost(String)
 }
@@ -96,13 +97,13 @@ public final class PrimaryLink: Sendable {
     /// Joins, then follows every app's stream until one ends; returns why the link ended.
     private func joinAndFollow() -> String {
         var attached: [(app: String, connection: Connection)] = []
-        var sessions: [String: ControlJSON] = [:]
+        var sessions: [String: SessionStatus] = [:]
         do {
             let control = Connection(try ControlClient(path: path, timeout: Self.replyTimeout))
             for app in apps {
                 let connection = Connection(try ControlClient(path: path, timeout: .seconds(2)))
                 switch try connection.client.begin("program.attach", params: .object([("app", .string(app))])) {
-                case .success(let initial): sessions[app] = initial["session"] ?? .null
+                case .success(let initial): sessions[app] = ProgramAttachReply(json: initial)?.session
                 case .failure(let error):
                     return "the primary refused to let this engine speak for app \"\(app)\": \(error.message)"
                 }
@@ -122,11 +123,10 @@ public final class PrimaryLink: Sendable {
             let follower = Thread { [self] in
                 defer { group.leave() }
                 while let line = try? connection.client.readLine() {
-                    guard let json = try? ControlJSONParser.parse(line) else { continue }
-                    if let decision = json["decision"], let gain = decision["gain"]?.doubleValue {
-                        report(.decision(app: app, gain: Float(gain)))
-                    } else if let event = json["event"] {
-                        report(.event(event))
+                    switch (try? ControlJSONParser.parse(line)).flatMap(ProgramStreamLine.init(json:)) {
+                    case .decision(let decision, _)?: report(.decision(app: app, gain: Float(decision.gain)))
+                    case .event(let event, _)?: report(.event(event))
+                    case nil: continue
                     }
                 }
                 ended.withLock { $0 = $0 ?? "the primary closed the connection of app \"\(app)\"" }

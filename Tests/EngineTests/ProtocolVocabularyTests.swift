@@ -195,4 +195,23 @@ struct ProtocolVocabularyTests {
         #expect(StatusReply(json: try ControlJSONParser.parse(status.json.text)) == status)
         #expect(StatusReply(json: StatusReply(graph: "g", jack: .init(server: "s", client: "c")).json)?.state.journal == nil)
     }
+
+    @Test("the program.attach row documents every member of its first reply and its decision lines, and its lines read back as written")
+    func programStream() throws {
+        let row = try #require(Self.document.components(separatedBy: "\n").first { $0.hasPrefix("| `program.attach` |") })
+        let attach = ProgramAttachReply(app: "nav", pid: 42, session: SessionStatus(category: "playback", mode: "default", options: []))
+        let decision = ProgramDecision(app: "nav", gain: 0.25, active: true, ducked: true, interrupted: false)
+        let event = SessionEventMessage(app: "nav", name: "interruption", type: "began", options: [], reason: "default")
+        let lines: [ProgramStreamLine] = [.decision(decision, at: 1.5), .event(event, at: 2)]
+        guard case .object(let first) = attach.json, case .object(let decided) = decision.json else {
+            Issue.record("the program stream's messages are not objects")
+            return
+        }
+        for key in first.map(\.0) + decided.map(\.0) + ["t", "decision", "event"] {
+            #expect(row.contains("\"\(key)\""), "PROTOCOL.md's program.attach row lacks \"\(key)\"")
+        }
+        #expect(ProgramAttachReply(json: attach.json) == attach)
+        #expect(ProgramAttachReply(json: ProgramAttachReply(app: "x", pid: 1, session: nil).json)?.session == nil)
+        for line in lines { #expect(ProgramStreamLine(json: try ControlJSONParser.parse(line.json.text)) == line) }
+    }
 }

@@ -80,3 +80,21 @@ public struct ActionOutcome: Sendable, Equatable {
             && lhs.sessions.map(\.app) == rhs.sessions.map(\.app) && lhs.sessions.map(\.session) == rhs.sessions.map(\.session)
     }
 }
+
+/// `session.get`: one app's session now, as in `status`.
+public struct SessionGetReply: Sendable, Equatable {
+    public var app: String
+    public var session: SessionStatus
+
+    public init(app: String, session: SessionStatus) {
+        self.app = app
+        self.session = session
+    }
+
+    public var json: ControlJSON { .object([("app", .string(app)), ("session", session.json)]) }
+
+    public init?(json: ControlJSON) {
+        guard let app = json["app"]?.stringValue, let session = json["session"].flatMap(SessionStatus.init(json:)) else { return nil }
+        self.init(app: app, session: session)
+    }
+}

@@ -92,14 +92,10 @@ extension EngineCore {
     /// `session.get`: one app's session as it is now.
     func sessionState(_ request: ControlRequest) throws -> ControlReply {
         let (_, app) = try self.app(request)
-        guard sessions.policy.state(of: app.id) != nil else {
+        guard let state = sessions.policy.state(of: app.id) else {
             throw ControlError(GraphErrorCode.unmanagedApp, "app \"\(app.id)\" has no session", field: "app")
         }
-        return .result(.object([("app", .string(app.id)), ("session", sessionJSON(app.id))]))
-    }
-
-    private func sessionJSON(_ id: String) -> ControlJSON {
-        sessions.policy.state(of: id).map(SessionLog.state) ?? .null
+        return .result(SessionGetReply(app: app.id, session: SessionLog.status(state)).json)
     }
 
     /// A control connection closed: when it spoke for an app, the app's program is gone, and its

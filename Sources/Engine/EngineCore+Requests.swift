@@ -30,7 +30,7 @@ extension EngineCore {
             try checkOwner(request)
             switch method {
             case .status: return .result(status().json)
-            case .dump: return .result(request["graph"]?.boolValue == true ? GraphFileReply(file: exportedGraph()).json : dump())
+            case .dump: return .result(request["graph"]?.boolValue == true ? GraphFileReply(file: exportedGraph()).json : dump().json)
             case .ports: return .result(.array(backend.livePorts().map(Self.portJSON)))
             case .graph: return .result(.object([("dot", .string(dot()))]))
             case .connect, .disconnect, .set: return try performRequest(method, request)

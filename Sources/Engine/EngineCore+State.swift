@@ -109,26 +109,21 @@ extension EngineCore {
         return AppStatus.Fault(kind: fault.kind, action: fault.action, reason: fault.reason)
     }
 
-    func dump() -> ControlJSON {
+    func dump() -> DumpReply {
         let device = sessions.policy.device
-        return .object([
-            ("graph", .string(graph.name)),
-            ("apps", .array(graph.apps.indices.map { appStatus($0).json })),
-            ("connections", .array(graph.connections.map { connection in
+        return DumpReply(
+            graph: graph.name, apps: graph.apps.indices.map(appStatus),
+            connections: graph.connections.map { connection in
                 let (from, to) = Self.names(connection, in: graph)
-                return .object([("from", .string(from)), ("to", .string(to)), ("gain", .number(Double(connection.gain)))])
-            })),
-            ("jackConnections", .array(backend.livePorts().flatMap { port in
-                port.connections.map { other in
-                    .object([("from", .string(port.isInput ? other : port.name)), ("to", .string(port.isInput ? port.name : other))])
-                }
-            })),
-            ("policy", .object([("duckLevel", .number(graph.policy.duckLevelDecibels)), ("rampTime", .number(graph.policy.rampSeconds)),
-                                ("backgroundTaskTime", .number(graph.policy.backgroundTaskSeconds))])),
-            ("transport", .object([("tempo", .number(graph.transport.tempo)), ("beatsPerBar", .number(graph.transport.beatsPerBar))])),
-            ("device", .object([("silent", .bool(device.silent)), ("locked", .bool(device.locked)),
-                                ("routeAvailable", .bool(device.routeAvailable))])),
-        ])
+                return DumpReply.Connection(from: from, to: to, gain: Double(connection.gain))
+            },
+            jackConnections: backend.livePorts().flatMap { port in
+                port.connections.map { other in (from: port.isInput ? other : port.name, to: port.isInput ? port.name : other) }
+            },
+            policy: .init(duckLevel: graph.policy.duckLevelDecibels, rampTime: graph.policy.rampSeconds,
+                          backgroundTaskTime: graph.policy.backgroundTaskSeconds),
+            tempo: graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar,
+            device: .init(silent: device.silent, locked: device.locked, routeAvailable: device.routeAvailable))
     }
 
     /// `APP:PORT` names of both ends of an internal connection.

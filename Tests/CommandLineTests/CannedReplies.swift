@@ -82,13 +82,12 @@ enum CannedReplies {
                     connections: [], capture: 0...0, playback: 0...0),
     ].map(\.json))
 
-    static let dump: ControlJSON = [
-        "graph": "studio", "apps": .array(apps.map(\.json)),
-        "connections": [["from": "synth:out_1", "to": "daw:in_1", "gain": 1]],
-        "jackConnections": [["from": "iaa:synth.out_1", "to": "system:playback_1"]],
-        "policy": ["duckLevel": -12], "transport": ["tempo": 120],
-        "device": ["silent": false, "locked": false, "routeAvailable": true],
-    ]
+    /// Made from the protocol's type, as the engine makes it.
+    static let dump = DumpReply(
+        graph: "studio", apps: apps, connections: [.init(from: "synth:out_1", to: "daw:in_1", gain: 1)],
+        jackConnections: [(from: "iaa:synth.out_1", to: "system:playback_1")],
+        policy: .init(duckLevel: -12, rampTime: 0.05, backgroundTaskTime: 180), tempo: 120, beatsPerBar: 4,
+        device: .init(silent: false, locked: false, routeAvailable: true)).json
 
     /// Made from the protocol's type, with the units as the engine names them.
     static func parameters(app: String, param: String?) -> ControlJSON {

@@ -214,4 +214,28 @@ struct ProtocolVocabularyTests {
         #expect(ProgramAttachReply(json: ProgramAttachReply(app: "x", pid: 1, session: nil).json)?.session == nil)
         for line in lines { #expect(ProgramStreamLine(json: try ControlJSONParser.parse(line.json.text)) == line) }
     }
+
+    @Test("the dump and session.get rows document every member their replies write, and they read back as written")
+    func dumpAndSessionReplies() throws {
+        let lines = Self.document.components(separatedBy: "\n")
+        let dumpRow = try #require(lines.first { $0.hasPrefix("| `dump` |") })
+        // Its apps are App, checked with status.
+        let dump = DumpReply(graph: "studio", apps: [], connections: [.init(from: "a:out", to: "b:in", gain: 0.5)],
+                             jackConnections: [(from: "iaa:b.out", to: "system:playback_1")],
+                             policy: .init(duckLevel: -12, rampTime: 0.05, backgroundTaskTime: 180), tempo: 120, beatsPerBar: 4,
+                             device: .init(silent: false, locked: true, routeAvailable: true))
+        for key in Self.memberNames(dump.json).sorted() {
+            #expect(dumpRow.contains("\"\(key)\""), "PROTOCOL.md documents no \"\(key)\" for dump")
+        }
+        #expect(DumpReply(json: try ControlJSONParser.parse(dump.json.text)) == dump)
+        var full = dump
+        full.apps = Self.fullStatus.apps
+        #expect(DumpReply(json: try ControlJSONParser.parse(full.json.text)) == full)
+        #expect(GraphFileReply(json: GraphFileReply(file: "{}\n").json)?.file == "{}\n")
+        #expect(dumpRow.contains("\"file\""))
+        let getRow = try #require(lines.first { $0.hasPrefix("| `session.get` |") })
+        let reply = SessionGetReply(app: "nav", session: SessionStatus(category: "playback", mode: "voicePrompt", options: ["duckOthers"]))
+        for key in ["app", "session"] { #expect(getRow.contains("\"\(key)\"")) }
+        #expect(SessionGetReply(json: try ControlJSONParser.parse(reply.json.text)) == reply)
+    }
 }

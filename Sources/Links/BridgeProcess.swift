@@ -47,12 +47,12 @@ public final class BridgeProcess: Bridge {
         if wakeup >= 0 { close(wakeup) }
     }
 
-    /// Asks the thread to end the process (SIGTERM, then SIGKILL after 0.5 s) and to end; waits
-    /// for it up to a second.
+    /// Asks the thread to end the process (SIGTERM, then SIGKILL after 3 s) and to end; waits
+    /// for it up to 4 s.
     public func stop() {
         stopping.store(true, ordering: .sequentiallyConsistent)
         iaa_wakeup_signal(wakeup)
-        let deadline = ContinuousClock.now + .seconds(1)
+        let deadline = ContinuousClock.now + .seconds(4)
         while !finished.withLock({ $0 }) && ContinuousClock.now < deadline { usleep(2_000) }
     }
 
@@ -128,10 +128,13 @@ public final class BridgeProcess: Bridge {
         report(.exited(Self.describe(status, of: executable, lastLine: lastWords)))
     }
 
-    /// SIGTERM to the process group, half a second to go, then SIGKILL; reaped either way.
+    /// SIGTERM to the process group, 3 s to go, then SIGKILL; reaped either way. A bridge closes
+    /// its JACK client on SIGTERM in milliseconds, longer on a busy machine; killed while it
+    /// closes, it can leave jack2's metadata database (one per user, every server's) locked,
+    /// and every later client of every server of the user then hangs.
     private func end(_ pid: Int32, pidfd: Int32) {
         kill(-pid, SIGTERM)
-        if pidfd >= 0 { _ = iaa_isolation_poll_exit(pidfd, 500) }
+        if pidfd >= 0 { _ = iaa_isolation_poll_exit(pidfd, 3_000) }
         var status: Int32 = 0
         if iaa_isolation_reap(pid, &status) != 1 {
             kill(-pid, SIGKILL)

@@ -64,6 +64,10 @@ final class DocumentedSteps {
     func finish(_ what: String) {
         if status == nil { kill(process.processIdentifier, SIGKILL) }
         let started = ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { pid_t($0) }
+        // SIGTERM first, and time to go: a JACK client killed while it closes can leave jack2's
+        // metadata database locked, which hangs every later client of the lane's servers.
+        for pid in started + Self.processes(marked: mark) { kill(pid, SIGTERM) }
+        _ = waitUntil(seconds: 5) { Self.processes(marked: mark).isEmpty }
         for pid in started { kill(pid, SIGKILL) }
         let gone = waitUntil(seconds: 10) {
             let left = Self.processes(marked: mark)

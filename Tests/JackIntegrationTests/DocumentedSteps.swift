@@ -78,6 +78,18 @@ final class DocumentedSteps {
         process.waitUntilExit()
     }
 
+    /// What the steps' processes are doing now (state, kernel wait channel, command), for a
+    /// failure message when they do not finish.
+    var stuck: String {
+        Self.processes(marked: mark).map { pid in
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first ?? "?"
+            let channel = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? "?"
+            let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?
+                .split(separator: "\0").joined(separator: " ") ?? "?"
+            return "\(pid) \(stat) \(channel) \(command)"
+        }.joined(separator: "\n")
+    }
+
     /// The processes whose environment holds `mark`.
     static func processes(marked mark: String) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []

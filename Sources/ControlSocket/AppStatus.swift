@@ -238,8 +238,18 @@ extension AppStatus {
             }
         }
 
-        /// `starting`, `running`, `restarting` or `off`.
-        public var state: String
+        /// Where the child is.
+        public enum State: String, Sendable, CaseIterable {
+            /// Being started (first start or restart) and not ready yet.
+            case starting
+            case running
+            /// It faulted; a new child starts after the backoff.
+            case restarting
+            /// It faulted too often (or its node cannot be created): off until `iaa enable`.
+            case off
+        }
+
+        public var state: State
         public var pid: Int?
         public var restarts: Int
         public var lateCycles: Int
@@ -249,7 +259,7 @@ extension AppStatus {
         /// How to bring back a child left off.
         public var note: String?
 
-        public init(state: String, pid: Int?, restarts: Int, lateCycles: Int, restrictions: [String], fault: Fault?, note: String?) {
+        public init(state: State, pid: Int?, restarts: Int, lateCycles: Int, restrictions: [String], fault: Fault?, note: String?) {
             self.state = state
             self.pid = pid
             self.restarts = restarts
@@ -261,7 +271,7 @@ extension AppStatus {
 
         public var json: ControlJSON {
             var pairs: [(String, ControlJSON)] = [
-                ("state", .string(state)), ("pid", .init(pid)), ("restarts", .init(restarts)), ("lateCycles", .init(lateCycles)),
+                ("state", .string(state.rawValue)), ("pid", .init(pid)), ("restarts", .init(restarts)), ("lateCycles", .init(lateCycles)),
                 ("restrictions", .init(restrictions)),
                 ("fault", fault.map { .object([("kind", .string($0.kind)), ("signal", .init($0.signal)), ("reason", .string($0.reason))]) } ?? .null),
             ]
@@ -270,7 +280,7 @@ extension AppStatus {
         }
 
         public init?(json: ControlJSON) {
-            guard let state = json["state"]?.stringValue else { return nil }
+            guard let state = json["state"]?.stringValue.flatMap(State.init(rawValue:)) else { return nil }
             var fault: Fault?
             if let kind = json["fault"]?["kind"]?.stringValue {
                 fault = Fault(kind: kind, signal: json["fault"]?["signal"]?.stringValue, reason: json["fault"]?["reason"]?.stringValue ?? "")
@@ -289,22 +299,18 @@ extension AppStatus {
         public struct Client: Sendable, Equatable {
             public var name: String
             public var pid: Int?
-            /// The connections routed through the app's ports (`from`, `to`).
-            public var ports: [(from: String, to: String)]
+            /// The connections routed through the app's ports.
+            public var ports: [ConnectionEnds]
             /// Its ports not routed.
             public var unrouted: [String]
 
-            public init(name: String, pid: Int?, ports: [(from: String, to: String)], unrouted: [String]) {
+            public init(name: String, pid: Int?, ports: [ConnectionEnds], unrouted: [String]) {
                 self.name = name
                 self.pid = pid
                 self.ports = ports
                 self.unrouted = unrouted
             }
 
-            public static func == (lhs: Client, rhs: Client) -> Bool {
-                lhs.name == rhs.name && lhs.pid == rhs.pid && lhs.ports.map(\.from) == rhs.ports.map(\.from)
-                    && lhs.ports.map(\.to) == rhs.ports.map(\.to) && lhs.unrouted == rhs.unrouted
-            }
         }
 
         /// The pattern the app's JACK clients are named by.
@@ -336,7 +342,7 @@ extension AppStatus {
                 ("directConnections", .string(directConnections)),
                 ("clients", .array(clients.map { client in
                     .object([("name", .string(client.name)), ("pid", .init(client.pid)),
-                             ("ports", .array(client.ports.map { .object([("from", .string($0.from)), ("to", .string($0.to))]) })),
+                             ("ports", .array(client.ports.map(\.json))),
                              ("unrouted", .init(client.unrouted))])
                 })),
                 ("refused", .array(refused.map(\.json))), ("attached", .init(attached)),
@@ -349,11 +355,9 @@ extension AppStatus {
                       running: json["running"]?.boolValue ?? false, directConnections: directConnections,
                       clients: json["clients"]?.arrayValue?.compactMap { client in
                           guard let name = client["name"]?.stringValue else { return nil }
-                          let ports = client["ports"]?.arrayValue?.compactMap { pair -> (from: String, to: String)? in
-                              guard let from = pair["from"]?.stringValue, let to = pair["to"]?.stringValue else { return nil }
-                              return (from, to)
-                          } ?? []
-                          return Client(name: name, pid: client["pid"]?.intValue, ports: ports, unrouted: client["unrouted"]?.strings ?? [])
+                          return Client(name: name, pid: client["pid"]?.intValue,
+                                        ports: client["ports"]?.arrayValue?.compactMap(ConnectionEnds.init(json:)) ?? [],
+                                        unrouted: client["unrouted"]?.strings ?? [])
                       } ?? [],
                       refused: json["refused"]?.arrayValue?.compactMap(ProgramRefusal.init(json:)) ?? [],
                       attached: json["attached"]?.intValue)
@@ -398,8 +402,23 @@ extension AppStatus {
         /// The bridge program, and its JACK client.
         public var bridge: String
         public var client: String
-        /// `starting`, `waiting`, `locking`, `running`, `lost` or `restarting`.
-        public var state = "starting"
+        /// Where a link end is, from its bridge's words.
+        public enum State: String, Sendable, CaseIterable {
+            /// The bridge process is starting (a sending end: until its JACK client is there).
+            case starting
+            /// A receiving end listens; no sender yet.
+            case waiting
+            /// A sender is heard and the receiver locks onto its clock.
+            case locking
+            /// Audio crosses: the receiver is locked, or the sender's client is up.
+            case running
+            /// The sender went away or the receive buffer ran dry: silence until it locks again.
+            case lost
+            /// The bridge process ended; it starts again after a pause that grows while it keeps failing.
+            case restarting
+        }
+
+        public var state = State.starting
         /// When it took its state, on the engine's clock.
         public var since: Double?
         public var pid: Int?
@@ -426,7 +445,7 @@ extension AppStatus {
         public var json: ControlJSON {
             .object([
                 ("direction", .string(direction)), ("address", .string(address)), ("channels", .init(channels)),
-                ("bridge", .string(bridge)), ("client", .string(client)), ("state", .string(state)), ("since", .init(since)),
+                ("bridge", .string(bridge)), ("client", .string(client)), ("state", .string(state.rawValue)), ("since", .init(since)),
                 ("pid", .init(pid)), ("latency", .init(latency)), ("lockedAfter", .init(lockedAfter)),
                 ("restarts", .init(restarts)), ("dropouts", .init(dropouts)), ("underruns", .init(underruns)),
                 ("sender", sender.map { .object([("address", .string($0.address)), ("channels", .init($0.channels)),
@@ -441,7 +460,7 @@ extension AppStatus {
             guard let direction = json["direction"]?.stringValue, let address = json["address"]?.stringValue else { return nil }
             self.init(direction: direction, address: address, channels: json["channels"]?.intValue ?? 0,
                       bridge: json["bridge"]?.stringValue ?? "", client: json["client"]?.stringValue ?? "")
-            state = json["state"]?.stringValue ?? "starting"
+            state = json["state"]?.stringValue.flatMap(State.init(rawValue:)) ?? .starting
             since = json["since"]?.doubleValue
             pid = json["pid"]?.intValue
             latency = json["latency"]?.intValue ?? 0
@@ -458,5 +477,23 @@ extension AppStatus {
             lastExit = json["lastExit"]?.stringValue
             lastMessage = json["lastMessage"]?.stringValue
         }
+    }
+}
+
+/// The two ends of a JACK connection, by full port name.
+public struct ConnectionEnds: Sendable, Equatable {
+    public var from: String
+    public var to: String
+
+    public init(from: String, to: String) {
+        self.from = from
+        self.to = to
+    }
+
+    public var json: ControlJSON { .object([("from", .string(from)), ("to", .string(to))]) }
+
+    public init?(json: ControlJSON) {
+        guard let from = json["from"]?.stringValue, let to = json["to"]?.stringValue else { return nil }
+        self.init(from: from, to: to)
     }
 }

@@ -43,15 +43,15 @@ public struct DumpReply: Sendable, Equatable {
     public var graph: String
     public var apps: [AppStatus]
     public var connections: [Connection]
-    /// Every JACK connection to one of the engine's ports (`from`, `to`).
-    public var jackConnections: [(from: String, to: String)]
+    /// Every JACK connection to one of the engine's ports.
+    public var jackConnections: [ConnectionEnds]
     public var policy: Policy
     /// The graph's tempo and beats per bar.
     public var tempo: Double
     public var beatsPerBar: Double
     public var device: Device
 
-    public init(graph: String, apps: [AppStatus], connections: [Connection], jackConnections: [(from: String, to: String)],
+    public init(graph: String, apps: [AppStatus], connections: [Connection], jackConnections: [ConnectionEnds],
                 policy: Policy, tempo: Double, beatsPerBar: Double, device: Device) {
         self.graph = graph
         self.apps = apps
@@ -67,7 +67,7 @@ public struct DumpReply: Sendable, Equatable {
         .object([
             ("graph", .string(graph)), ("apps", .array(apps.map(\.json))),
             ("connections", .array(connections.map { .object([("from", .string($0.from)), ("to", .string($0.to)), ("gain", .number($0.gain))]) })),
-            ("jackConnections", .array(jackConnections.map { .object([("from", .string($0.from)), ("to", .string($0.to))]) })),
+            ("jackConnections", .array(jackConnections.map(\.json))),
             ("policy", .object([("duckLevel", .number(policy.duckLevel)), ("rampTime", .number(policy.rampTime)),
                                 ("backgroundTaskTime", .number(policy.backgroundTaskTime))])),
             ("transport", .object([("tempo", .number(tempo)), ("beatsPerBar", .number(beatsPerBar))])),
@@ -83,18 +83,13 @@ public struct DumpReply: Sendable, Equatable {
                       guard let from = connection["from"]?.stringValue, let to = connection["to"]?.stringValue else { return nil }
                       return Connection(from: from, to: to, gain: connection["gain"]?.doubleValue ?? 1)
                   } ?? [],
-                  jackConnections: json["jackConnections"]?.arrayValue?.compactMap { connection in
-                      guard let from = connection["from"]?.stringValue, let to = connection["to"]?.stringValue else { return nil }
-                      return (from, to)
-                  } ?? [],
+                  jackConnections: json["jackConnections"]?.arrayValue?.compactMap(ConnectionEnds.init(json:)) ?? [],
                   policy: Policy(duckLevel: policy["duckLevel"]?.doubleValue ?? 0, rampTime: policy["rampTime"]?.doubleValue ?? 0,
                                  backgroundTaskTime: policy["backgroundTaskTime"]?.doubleValue ?? 0),
                   tempo: json["transport"]?["tempo"]?.doubleValue ?? 120, beatsPerBar: json["transport"]?["beatsPerBar"]?.doubleValue ?? 4,
                   device: Device(silent: device["silent"]?.boolValue ?? false, locked: device["locked"]?.boolValue ?? false,
                                  routeAvailable: device["routeAvailable"]?.boolValue ?? true))
     }
-
-    public static func == (lhs: DumpReply, rhs: DumpReply) -> Bool { lhs.json == rhs.json }
 }
 
 /// `dump` with `"graph": true`: the running graph as a graph file's text, which `iaa run` and

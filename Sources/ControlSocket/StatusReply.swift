@@ -142,12 +142,12 @@ public struct JackStatus: Sendable, Equatable {
 
 /// `status`'s `transport`: what nodes see this cycle (bar and beat count from 1, as JACK's do).
 public struct TransportStatus: Sendable, Equatable {
-    public var playing = false
-    public var recording = false
-    public var tempo: Double = 120
-    public var beatsPerBar: Double = 4
-    public var bar = 1
-    public var beat = 1
+    public var playing: Bool
+    public var recording: Bool
+    public var tempo: Double
+    public var beatsPerBar: Double
+    public var bar: Int
+    public var beat: Int
 
     public init(playing: Bool = false, recording: Bool = false, tempo: Double = 120, beatsPerBar: Double = 4, bar: Int = 1, beat: Int = 1) {
         self.playing = playing
@@ -184,10 +184,10 @@ public struct RenderStatus: Sendable, Equatable {
         }
     }
 
-    public var threads = 1
+    public var threads: Int
     /// Whether the running plan's cycles are split across the threads now.
-    public var split = false
-    public var workers: [Worker] = []
+    public var split: Bool
+    public var workers: [Worker]
 
     public init(threads: Int = 1, split: Bool = false, workers: [Worker] = []) {
         self.threads = threads

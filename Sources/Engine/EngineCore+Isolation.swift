@@ -48,10 +48,20 @@ extension EngineCore {
         guard let node = isolatedNode(app) else { return nil }
         let status = node.status
         return AppStatus.Isolation(
-            state: status.state.rawValue, pid: status.pid.map(Int.init), restarts: status.restarts, lateCycles: Int(status.lateCycles),
+            state: Self.protocolState(status.state), pid: status.pid.map(Int.init), restarts: status.restarts, lateCycles: Int(status.lateCycles),
             restrictions: status.restrictionNames,
             fault: status.fault.map { AppStatus.Isolation.Fault(kind: $0.kind, signal: $0.signalName, reason: $0.reason(settings: node.settings)) },
             note: status.note)
+    }
+
+    /// The supervisor's state in `status`'s words (the isolation layer does not speak the protocol).
+    static func protocolState(_ state: IsolationStatus.State) -> AppStatus.Isolation.State {
+        switch state {
+        case .starting: .starting
+        case .running: .running
+        case .restarting: .restarting
+        case .off: .off
+        }
     }
 
     /// `iaa enable` for an isolated app left off after too many faults.

@@ -95,7 +95,7 @@ extension EngineCore {
         let monitor = links[app.id]?.monitor
         var status = AppStatus.Link(direction: link.direction.rawValue, address: link.address, channels: link.channels,
                                     bridge: link.executableName, client: LinkEnd.bridgeClient(of: app.id))
-        status.state = monitor?.state.rawValue ?? "starting"
+        status.state = monitor?.state ?? .starting
         status.since = monitor?.since
         status.pid = monitor?.pid.map(Int.init)
         status.latency = link.latency(sampleRate: backend.sampleRate)

@@ -180,7 +180,7 @@ extension EngineCore {
             directConnections: binding.directConnections.rawValue,
             clients: (programs.clients[app.id] ?? []).map { client in
                 AppStatus.Program.Client(name: client.name, pid: client.process.map { Int($0.pid) },
-                                     ports: client.routed.map { (from: $0[0], to: $0[1]) }, unrouted: client.unrouted)
+                                     ports: client.routed.map { ConnectionEnds(from: $0[0], to: $0[1]) }, unrouted: client.unrouted)
             },
             refused: (programs.refused[app.id] ?? []).map(\.status),
             attached: programs.attached[app.id].map { Int($0.process.pid) })

@@ -118,7 +118,7 @@ extension EngineCore {
                 return DumpReply.Connection(from: from, to: to, gain: Double(connection.gain))
             },
             jackConnections: backend.livePorts().flatMap { port in
-                port.connections.map { other in (from: port.isInput ? other : port.name, to: port.isInput ? port.name : other) }
+                port.connections.map { other in ConnectionEnds(from: port.isInput ? other : port.name, to: port.isInput ? port.name : other) }
             },
             policy: .init(duckLevel: graph.policy.duckLevelDecibels, rampTime: graph.policy.rampSeconds,
                           backgroundTaskTime: graph.policy.backgroundTaskSeconds),

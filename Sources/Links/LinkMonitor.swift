@@ -1,4 +1,5 @@
 import AudioGraph
+import ControlSocket
 
 /// What happens to a link's bridge, as its supervisor and the engine see it.
 public enum BridgeEvent: Equatable, Sendable {
@@ -17,20 +18,8 @@ public enum BridgeEvent: Equatable, Sendable {
 /// One link end's state, derived from its bridge's events alone (so it is tested from recorded
 /// output, without a network): what `status` shows and what `linkState` events announce.
 public struct LinkMonitor: Sendable {
-    public enum State: String, Sendable, CaseIterable {
-        /// The bridge process is starting (a sending end: until its JACK client is there).
-        case starting
-        /// A receiving end listens; no sender yet.
-        case waiting
-        /// A sender is heard and the receiver locks onto its clock.
-        case locking
-        /// Audio crosses: the receiver is locked, or the sender's client is up.
-        case running
-        /// The sender went away or the receive buffer ran dry: silence until it locks again.
-        case lost
-        /// The bridge process ended; it starts again after a pause that grows while it keeps failing.
-        case restarting
-    }
+    /// In `status`'s words.
+    public typealias State = AppStatus.Link.State
 
     /// A change of state, with what caused it in words.
     public struct Change: Equatable, Sendable {

@@ -152,14 +152,14 @@ struct StatusTree {
         let kind = isolation.fault?.kind ?? "fault"
         let reason = isolation.fault?.reason
         switch isolation.state {
-        case "running":
+        case .running:
             let late = isolation.lateCycles
             return ("isolated pid \(pid)" + (late > 0 ? ", \(late) late cycles (silent)" : ""), false)
-        case "starting":
+        case .starting:
             return (Output.styled("silent", .dim) + "   isolated child starting", true)
-        case "restarting":
+        case .restarting:
             return (Output.styled("silent (\(kind))", .red) + "   " + [reason, "restarting"].compactMap { $0 }.joined(separator: "; "), true)
-        default:
+        case .off:
             return (Output.styled("off (\(kind))", .red) + "   " + [reason, isolation.note].compactMap { $0 }.joined(separator: "; "), true)
         }
     }
@@ -168,20 +168,20 @@ struct StatusTree {
     /// 1 dropout` (its latency is the app's, shown before it); when the bridge is restarting,
     /// why it ended.
     private static func linkText(_ link: AppStatus.Link) -> String {
-        var stateText = link.state
-        if link.state == "running", let locked = link.lockedAfter {
+        var stateText = link.state.rawValue
+        if link.state == .running, let locked = link.lockedAfter {
             stateText += " (locked after \(Output.fixed(locked, decimals: 1)) s)"
         }
         let style: Output.Style = switch link.state {
-        case "running": .green
-        case "lost", "restarting": .red
-        default: .yellow
+        case .running: .green
+        case .lost, .restarting: .red
+        case .starting, .waiting, .locking: .yellow
         }
         var text = "link \(link.direction) \(link.address) " + Output.styled(stateText, style)
         for (count, noun) in [(link.restarts, "restart"), (link.dropouts, "dropout"), (link.underruns, "underrun")] where count > 0 {
             text += ", \(count) \(noun)\(count == 1 ? "" : "s")"
         }
-        if link.state == "restarting", let exit = link.lastExit { text += ": " + exit }
+        if link.state == .restarting, let exit = link.lastExit { text += ": " + exit }
         return text
     }
 

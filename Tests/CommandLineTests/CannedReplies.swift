@@ -32,7 +32,7 @@ enum CannedReplies {
         synth.fault = .init(kind: "deadline", action: "bypassed", reason: "its process took more than 50 % of the period in 3 consecutive cycles")
         var rear = app("rear", role: "app", plugin: "builtin:program")
         var link = AppStatus.Link(direction: "receive", address: "0.0.0.0:30100", channels: 2, bridge: "zita-n2j", client: "rear-link")
-        link.state = "running"
+        link.state = .running
         link.since = 12.5
         link.pid = 4242
         link.latency = 480
@@ -85,7 +85,7 @@ enum CannedReplies {
     /// Made from the protocol's type, as the engine makes it.
     static let dump = DumpReply(
         graph: "studio", apps: apps, connections: [.init(from: "synth:out_1", to: "daw:in_1", gain: 1)],
-        jackConnections: [(from: "iaa:synth.out_1", to: "system:playback_1")],
+        jackConnections: [ConnectionEnds(from: "iaa:synth.out_1", to: "system:playback_1")],
         policy: .init(duckLevel: -12, rampTime: 0.05, backgroundTaskTime: 180), tempo: 120, beatsPerBar: 4,
         device: .init(silent: false, locked: false, routeAvailable: true)).json
 

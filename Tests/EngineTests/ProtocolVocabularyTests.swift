@@ -128,7 +128,7 @@ struct ProtocolVocabularyTests {
         app.component = "auri/poly/iaas"
         app.hosts = ["daw"]
         app.fault = .init(kind: "deadline", action: "bypassed", reason: "over budget")
-        app.isolation = .init(state: "off", pid: 42, restarts: 3, lateCycles: 1, restrictions: ["seccomp"],
+        app.isolation = .init(state: .off, pid: 42, restarts: 3, lateCycles: 1, restrictions: ["seccomp"],
                               fault: .init(kind: "crashed", signal: "SIGSEGV", reason: "killed"), note: "iaa enable rear")
         app.library = .init(path: "/lib/x.so", identity: "1:2:3:4", rebuilt: true)
         app.outputs = [.init(name: "latency", value: 64)]
@@ -137,7 +137,7 @@ struct ProtocolVocabularyTests {
         session.backgroundTimeRemaining = 10
         app.session = session
         app.program = .init(jackClient: "mpv*", admitted: false, running: true, directConnections: "undo",
-                            clients: [.init(name: "mpv", pid: 7, ports: [(from: "mpv:out_0", to: "iaa:rear.in_1")], unrouted: ["mpv:out_1"])],
+                            clients: [.init(name: "mpv", pid: 7, ports: [ConnectionEnds(from: "mpv:out_0", to: "iaa:rear.in_1")], unrouted: ["mpv:out_1"])],
                             refused: [.init(name: "mpv-2", pid: 8, reason: "another uid")], attached: 7)
         var link = AppStatus.Link(direction: "receive", address: "0.0.0.0:30100", channels: 2, bridge: "zita-n2j", client: "rear-link")
         link.since = 1
@@ -190,6 +190,8 @@ struct ProtocolVocabularyTests {
         }
         for state in RuleStatus.State.allCases { #expect(rule.contains("`\(state.rawValue)`"), "Rule lacks state \(state.rawValue)") }
         for state in SatelliteStatus.State.allCases { #expect(row.contains("\"\(state.rawValue)\"")) }
+        for state in AppStatus.Link.State.allCases { #expect(link.contains("\"\(state.rawValue)\""), "Link lacks state \(state.rawValue)") }
+        for state in AppStatus.Isolation.State.allCases { #expect(app.contains("\"\(state.rawValue)\""), "App lacks isolation state \(state.rawValue)") }
         for outcome in KeptStateStatus.Start.Outcome.allCases { #expect(row.contains("\"\(outcome.rawValue)\"")) }
         #expect(StatusReply(json: status.json) == status)
         #expect(StatusReply(json: try ControlJSONParser.parse(status.json.text)) == status)
@@ -221,7 +223,7 @@ struct ProtocolVocabularyTests {
         let dumpRow = try #require(lines.first { $0.hasPrefix("| `dump` |") })
         // Its apps are App, checked with status.
         let dump = DumpReply(graph: "studio", apps: [], connections: [.init(from: "a:out", to: "b:in", gain: 0.5)],
-                             jackConnections: [(from: "iaa:b.out", to: "system:playback_1")],
+                             jackConnections: [ConnectionEnds(from: "iaa:b.out", to: "system:playback_1")],
                              policy: .init(duckLevel: -12, rampTime: 0.05, backgroundTaskTime: 180), tempo: 120, beatsPerBar: 4,
                              device: .init(silent: false, locked: true, routeAvailable: true))
         for key in Self.memberNames(dump.json).sorted() {

@@ -87,7 +87,8 @@ public struct SessionLog {
     }
 
     /// An app's session in an outcome, an event and the session log: as `status` shows it, less
-    /// the mode and options, which only a change of category sets.
+    /// the mode and options, which those lines have never carried (scripts and scenario logs
+    /// compare them as written).
     static func state(_ state: AppSessionState) -> ControlJSON {
         guard case .object(let members) = status(state).json else { return .null }
         return .object(members.filter { $0.0 != "mode" && $0.0 != "options" })

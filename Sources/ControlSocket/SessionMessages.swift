@@ -3,9 +3,7 @@
 /// it from this type and the command line reads it back.
 public struct SessionEventMessage: Sendable, Equatable {
     public var app: String
-    /// `interruption`, `routeChange`, `silenceSecondaryAudioHint`, `backgroundTaskWillExpire`,
-    /// `suspended`, `resumed`, `mediaServicesWereLost`, `mediaServicesWereReset`, `nodeConnected`,
-    /// `nodeDisconnected`.
+    /// One of ``names``.
     public var name: String
     /// An interruption's `began`/`ended`, a secondary-audio hint's `begin`/`end`.
     public var type: String?
@@ -17,6 +15,11 @@ public struct SessionEventMessage: Sendable, Equatable {
     public var wasSuspended: Bool?
     /// The host or node at the other end of a node connection.
     public var peer: String?
+
+    /// Every name a session event can have: Apple's notifications and Inter-App Audio's node events.
+    public static let names: Set<String> = ["interruption", "routeChange", "silenceSecondaryAudioHint", "backgroundTaskWillExpire",
+                                            "suspended", "resumed", "mediaServicesWereLost", "mediaServicesWereReset",
+                                            "nodeConnected", "nodeDisconnected"]
 
     public init(app: String, name: String, type: String? = nil, options: [String]? = nil, reason: String? = nil,
                 wasSuspended: Bool? = nil, peer: String? = nil) {

@@ -10,14 +10,6 @@ import Nodes
 /// running graph with the block's session, while every other app keeps its session. The app
 /// is removed when its program is gone. Without the block they are refused, as before.
 extension EngineCore {
-    /// How an admitted app's program made itself known, as `programAdmitted`'s `by` says.
-    enum AdmissionSource: String {
-        /// A JACK client registered ports.
-        case jack
-        /// A session-library connection asked `program.attach` for the app.
-        case attach
-    }
-
     /// Admits every client of `clients` that no program app matches and `programs.admit` allows,
     /// in one install; refuses (once, with an event) those whose process or number it does not
     /// allow. Clients the graph deals with otherwise are left alone: the server's own (physical)
@@ -47,8 +39,8 @@ extension EngineCore {
             if let refusal = admissionRefusal(admission, process: process, noProcess: "its process cannot be found (it is not a jack2 client of this server, or has gone), and programs.admit names a uid or executable",
                                               admitted: graph.admittedApps.map(\.id) + newApps.map(\.id)) {
                 programs.unadmitted.append(.init(name: client, pid: process?.pid, reason: refusal.reason, limited: refusal.limited))
-                publish(.programRefused, app: nil, [("client", .string(client)), ("pid", process.map { .number(Double($0.pid)) } ?? .null),
-                                                    ("reason", .string("JACK client \"\(client)\" is not admitted: \(refusal.reason)"))])
+                publish(.refused(app: nil, client: client, pid: process.map { Int($0.pid) },
+                                 reason: "JACK client \"\(client)\" is not admitted: \(refusal.reason)"))
                 continue
             }
             let id = ProgramAdmission.appID(for: client) { taken in graph.appIndex(taken) != nil || newApps.contains { $0.id == taken } }
@@ -57,15 +49,12 @@ extension EngineCore {
         }
         guard !newApps.isEmpty else { return }
         do {
-            try add(newApps, by: .jack) { app in
-                [("client", .string(app.program?.jackClient ?? "")), ("pid", processes[app.id].map { .number(Double($0.pid)) } ?? .null)]
-            }
+            try add(newApps, by: .jack) { app in (client: app.program?.jackClient ?? "", pid: processes[app.id].map { Int($0.pid) }) }
         } catch {
             for app in newApps {
                 let reason = "JACK client \"\(app.program?.jackClient ?? "")\" is not admitted: \(Self.reason(error))"
                 programs.unadmitted.append(.init(name: app.program?.jackClient ?? "", pid: processes[app.id]?.pid, reason: reason))
-                publish(.programRefused, app: nil, [("client", .string(app.program?.jackClient ?? "")),
-                                                    ("pid", processes[app.id].map { .number(Double($0.pid)) } ?? .null), ("reason", .string(reason))])
+                publish(.refused(app: nil, client: app.program?.jackClient ?? "", pid: processes[app.id].map { Int($0.pid) }, reason: reason))
             }
         }
     }
@@ -86,12 +75,12 @@ extension EngineCore {
                                field: "app")
         }
         if let refusal = admissionRefusal(admission, process: process, noProcess: "", admitted: graph.admittedApps.map(\.id)) {
-            publish(.programRefused, app: nil, [("pid", .number(Double(process.pid))), ("reason", .string("app \"\(name)\" is not admitted: \(refusal.reason)"))])
+            publish(.refused(app: nil, client: nil, pid: Int(process.pid), reason: "app \"\(name)\" is not admitted: \(refusal.reason)"))
             throw ControlError(.notAdmitted, "process \(process.pid) may not join the graph as app \"\(name)\": \(refusal.reason)", field: "app")
         }
         let app = admission.app(id: name, jackClient: name, type: ProgramNode.nodeType)
         do {
-            try add([app], by: .attach) { _ in [("client", .null), ("pid", .number(Double(process.pid)))] }
+            try add([app], by: .attach) { _ in (client: nil, pid: Int(process.pid)) }
         } catch {
             throw ControlError(.notAdmitted, "app \"\(name)\" cannot be added to the running graph: \(Self.reason(error))", field: "app")
         }
@@ -117,7 +106,9 @@ extension EngineCore {
 
     /// Installs the running graph with `newApps` added after every app, keeping every session,
     /// and announces each with `programAdmitted` (`fields` adds the client and pid).
-    private func add(_ newApps: [App], by source: AdmissionSource, fields: (App) -> [(String, ControlJSON)]) throws {
+    /// Adds `newApps` in one install and announces each; `program` names its JACK client (nil
+    /// for an attach) and process.
+    private func add(_ newApps: [App], by source: ProgramEvent.Admission, program: (App) -> (client: String?, pid: Int?)) throws {
         var grown = graph
         for app in newApps {
             switch grown.admitting(app) {
@@ -128,12 +119,9 @@ extension EngineCore {
         let (events, setups) = try installAdopting(grown, sameSessions: true)
         for app in newApps {
             let outcome = setups[app.id]
-            publish(.programAdmitted, app: app.id, fields(app) + [
-                ("by", .string(source.rawValue)),
-                ("session", sessions.policy.state(of: app.id).map(SessionLog.state) ?? .null),
-                ("refused", outcome?.error.map { .string("('\($0.code.fourCC)') \($0.message)") } ?? .null),
-                ("warnings", .array((outcome?.warnings ?? []).map(ControlJSON.string))),
-            ])
+            let (client, pid) = program(app)
+            publish(.admitted(app: app.id, client: client, pid: pid, by: source, session: sessions.policy.state(of: app.id).map(SessionLog.status),
+                              refused: outcome?.error.map { "('\($0.code.fourCC)') \($0.message)" }, warnings: outcome?.warnings ?? []))
         }
         publisher.publish(events)
     }
@@ -151,7 +139,7 @@ extension EngineCore {
             let events = try install(graph.removingAdmitted([id]), sameSessions: true)
             programs.forget(app: id)
             publisher.publish(events)
-            publish(.programRemoved, app: id, [("reason", .string(reason))])
+            publish(.removed(app: id, reason: reason))
         } catch {
             StandardError.warning("cannot remove admitted app \"\(id)\": \(Self.reason(error))")
             return

@@ -41,7 +41,7 @@ extension EngineCore {
         guard let app = sessions.policy.nowPlayingApp else {
             throw ControlError(.noNowPlayingApp, "no app has played non-mixable audio in the foreground yet")
         }
-        publisher.announce("event", .object([("app", .string(app)), ("name", .string("remoteControl")), ("command", .string(command))]))
+        publisher.announce(.event(.remoteControl(app: app, command: command)))
         return .result(RemoteReply(app: app).json)
     }
 

@@ -56,7 +56,7 @@ extension EngineCore: CommandHost {
         for id in Set(programs.clients.keys).union(programs.attached.keys).union(programs.refused.keys) where graph.appIndex(id) == nil {
             programs.forget(app: id)
         }
-        for id in droppedAdmitted { publish(.programRemoved, app: id, [("reason", .string("the applied graph does not admit it"))]) }
+        for id in droppedAdmitted { publish(.removed(app: id, reason: "the applied graph does not admit it")) }
         announceReloads(diff.appsReloaded, by: .apply)
         libraryFoldersChanged()
         // Every rule, not only the new ones: a pending rule is reported again, a removed one remade.

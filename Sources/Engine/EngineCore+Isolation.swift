@@ -16,26 +16,23 @@ extension EngineCore {
 
     /// One event line and one log line for a child that started or faulted.
     func isolationEvent(_ event: IsolationEvent) {
-        var payload: [(String, ControlJSON)] = [("app", .string(event.app))]
+        let line: EngineEvent
         switch event.kind {
         case .started(let pid, let restart):
-            payload += [("name", .string("isolatedStarted")), ("pid", .number(Double(pid))), ("restart", .number(Double(restart)))]
+            line = .isolatedStarted(app: event.app, pid: Int(pid), restart: restart)
             if restart > 0 { StandardError.write("iaa: app \"\(event.app)\" plays again (child process \(pid), restart \(restart))") }
         case .faulted(let fault, let restartIn):
             let settings = isolation?.settings ?? IsolationSettings(executable: "")
             let reason = fault.reason(settings: settings)
-            payload += [("name", .string("isolatedFault")), ("fault", .string(fault.kind)),
-                        ("signal", fault.signalName.map(ControlJSON.string) ?? .null), ("reason", .string(reason)),
-                        ("restartIn", restartIn.map { .number($0) } ?? .null)]
+            line = .isolatedFault(app: event.app, fault: fault.kind, signal: fault.signalName, reason: reason, restartIn: restartIn)
             let next = restartIn.map { "restarting in \(($0 * 1000).rounded() / 1000) s" }
                 ?? "it stays off; `iaa enable \(event.app)` starts it again"
             StandardError.warning("app \"\(event.app)\" is silent: \(reason); \(next)")
         case .setupFailed(let message):
-            payload += [("name", .string("isolatedFault")), ("fault", .string("setupFailed")), ("reason", .string(message)),
-                        ("restartIn", .null)]
+            line = .isolatedFault(app: event.app, fault: "setupFailed", signal: nil, reason: message, restartIn: nil)
             StandardError.warning("app \"\(event.app)\" cannot run isolated: \(message)")
         }
-        publisher.announce("event", .object(payload))
+        publisher.announce(.event(line))
     }
 
     /// The app's isolated node, when it has one.

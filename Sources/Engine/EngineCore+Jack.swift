@@ -1,5 +1,6 @@
 import AudioGraph
 import AudioSession
+import ControlSocket
 import JackBackend
 
 /// The engine as a JACK client: the graph's connection rules made, JACK's notifications
@@ -30,8 +31,7 @@ extension EngineCore {
         if connected { ruleBook.unhold([source, destination]) }
         if !connected, !ours { ruleConnectionRemoved(source, destination) }
         if connected, !ours { programConnectionMade(source, destination) }
-        publisher.announce("connection", .object([("from", .string(source)), ("to", .string(destination)),
-                                                  ("connected", .bool(connected)), ("by", .string(ours ? "iaa" : "outside"))]))
+        publisher.announce(.connection(ConnectionChange(from: source, to: destination, connected: connected, by: ours ? .iaa : .outside)))
         let available = outputsReachOutside()
         guard available != routeAvailable else { return }
         routeAvailable = available

@@ -63,10 +63,7 @@ extension EngineCore {
     func linkEvent(_ app: String, _ event: BridgeEvent) {
         checkOnQueue()
         guard let change = links[app]?.monitor.note(event, at: now) else { return }
-        publisher.announceEvent(.object([
-            ("app", .string(app)), ("name", .string("linkState")), ("state", .string(change.to.rawValue)),
-            ("previous", .string(change.from.rawValue)), ("reason", .string(change.reason)),
-        ]))
+        publisher.announce(.event(.linkState(app: app, state: change.to, previous: change.from, reason: change.reason)))
     }
 
     /// Whether a JACK client that matches a link app's bridge name is the bridge.

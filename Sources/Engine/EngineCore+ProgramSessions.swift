@@ -58,7 +58,7 @@ extension EngineCore {
                                field: "app")
         }
         if let reason = binding.refusal(uid: process.uid, executable: process.executable) ?? admittedOwnerRefusal(app, process) {
-            publish(.programRefused, app: app.id, [("pid", .number(Double(process.pid))), ("reason", .string(reason))])
+            publish(.refused(app: app.id, client: nil, pid: Int(process.pid), reason: reason))
             throw ControlError(.notOwner, "process \(process.pid) may not speak for app \"\(app.id)\": \(reason)", field: "app")
         }
         if let holder = programs.attached[app.id] {
@@ -66,8 +66,7 @@ extension EngineCore {
                                field: "app")
         }
         programs.attached[app.id] = .init(connection: request.connection, process: process)
-        publish(.programAttached, app: app.id, [("pid", .number(Double(process.pid))),
-                                                ("executable", process.executable.map(ControlJSON.string) ?? .null)])
+        publish(.attached(app: app.id, pid: Int(process.pid), executable: process.executable))
         return .stream(topic: EventPublisher.programTopic(app.id),
                        initial: ProgramAttachReply(app: app.id, pid: Int(process.pid),
                                                    session: sessions.policy.state(of: app.id).map(SessionLog.status)).json)
@@ -104,7 +103,7 @@ extension EngineCore {
         checkOnQueue()
         guard let app = programs.app(ofConnection: connection), let attachment = programs.attached.removeValue(forKey: app) else { return }
         let wasActive = sessions.policy.state(of: app)?.active ?? false
-        publish(.programDetached, app: app, [("pid", .number(Double(attachment.process.pid))), ("wasActive", .bool(wasActive))])
+        publish(.detached(app: app, pid: Int(attachment.process.pid), wasActive: wasActive))
         if sessions.policy.state(of: app) != nil { publisher.publish(applySession(.terminate(app: app), at: now).events) }
         removeAdmittedIfGone(app, reason: "its program closed its session (pid \(attachment.process.pid))")
         announceDecisions()

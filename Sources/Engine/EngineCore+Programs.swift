@@ -6,19 +6,9 @@ import JackBackend
 /// process, wired through their app's `play_K`/`capture_K`, kept from bypassing the engine, and
 /// forgotten when they leave. JACK's notifications only queue these passes (see `adopt`).
 extension EngineCore {
-    /// What the events stream says about programs.
-    enum ProgramEvent: String {
-        case programRouted, programRefused, programBypassUndone, programExited, programAttached, programDetached
-        /// A program the graph does not name joined it as an app (`programs.admit`).
-        case programAdmitted
-        /// An admitted app left the graph with its program.
-        case programRemoved
-    }
-
-    /// Publishes one program event (`{"t", "event": {"app", "name", …}}`) and logs it on stderr.
-    /// `app` is null for a program refused before it was any app's (`programs.admit`).
-    func publish(_ event: ProgramEvent, app: String?, _ fields: [(String, ControlJSON)]) {
-        publisher.announceEvent(.object([("app", app.map(ControlJSON.string) ?? .null), ("name", .string(event.rawValue))] + fields))
+    /// Publishes one program event on the events stream and stderr.
+    func publish(_ event: ProgramEvent) {
+        publisher.announce(.event(.program(event)))
     }
 
     /// Finds, checks and wires every client that matches a program app now. Idempotent: a pass
@@ -62,11 +52,10 @@ extension EngineCore {
                 reason = "its process cannot be found (it is not a jack2 client of this server, or has gone), and the app names a uid or executable"
             }
         }
-        let pid: ControlJSON = process.map { .number(Double($0.pid)) } ?? .null
         if let reason {
             programs.refused[app.id, default: []].append(.init(name: client, pid: process?.pid, reason: reason))
-            publish(.programRefused, app: app.id, [("client", .string(client)), ("pid", pid),
-                                                   ("reason", .string("JACK client \"\(client)\" may not be app \"\(app.id)\": \(reason)"))])
+            publish(.refused(app: app.id, client: client, pid: process.map { Int($0.pid) },
+                             reason: "JACK client \"\(client)\" may not be app \"\(app.id)\": \(reason)"))
             return
         }
         programs.clients[app.id, default: []].append(.init(name: client, process: process, since: now))
@@ -106,11 +95,8 @@ extension EngineCore {
         client.routed = pairs.filter { backend.isConnected($0[0], $0[1]) }
         programs.clients[app.id]?[clientIndex] = client
         if !made.isEmpty {
-            publish(.programRouted, app: app.id, [
-                ("client", .string(client.name)), ("pid", client.process.map { .number(Double($0.pid)) } ?? .null),
-                ("connections", .array(made.map { .object([("from", .string($0[0])), ("to", .string($0[1]))]) })),
-                ("unrouted", .array(client.unrouted.map(ControlJSON.string))),
-            ])
+            publish(.routed(app: app.id, client: client.name, pid: client.process.map { Int($0.pid) },
+                            connections: made.map { ConnectionEnds(from: $0[0], to: $0[1]) }, unrouted: client.unrouted))
         }
         guard binding.directConnections == .undo else { return }
         let allowed = Set(ends.plays + ends.captures)
@@ -150,10 +136,8 @@ extension EngineCore {
             if ours { forgetOwnConnection(source, destination, connecting: false) }
             return
         }
-        publish(.programBypassUndone, app: app, [
-            ("client", .string(client)), ("from", .string(source)), ("to", .string(destination)),
-            ("reason", .string("program app \"\(app)\" is heard only through its session; set \"directConnections\": \"allow\" in its program block to permit this")),
-        ])
+        publish(.bypassUndone(app: app, client: client, from: source, to: destination,
+                              reason: "program app \"\(app)\" is heard only through its session; set \"directConnections\": \"allow\" in its program block to permit this"))
     }
 
     /// A client left the server: if it was a program's, the app forgets it (not running once
@@ -162,8 +146,7 @@ extension EngineCore {
         checkOnQueue()
         guard let (app, client) = programs.remove(client: name) else { return }
         linkBound(app, false)
-        publish(.programExited, app: app, [("client", .string(name)), ("pid", client.process.map { .number(Double($0.pid)) } ?? .null),
-                                           ("running", .bool(!(programs.clients[app] ?? []).isEmpty))])
+        publish(.exited(app: app, client: name, pid: client.process.map { Int($0.pid) }, running: !(programs.clients[app] ?? []).isEmpty))
         removeAdmittedIfGone(app, reason: "its program exited (JACK client \"\(name)\" left)")
     }
 

@@ -7,14 +7,7 @@ import PluginHost
 /// while the engine runs, keeping each app's parameter values and every connection.
 extension EngineCore {
     /// What made the engine swap in a rebuilt library, as the `reload` event's `by` says.
-    enum ReloadCause: String {
-        /// `iaa reload APP`.
-        case request
-        /// `iaa run --watch` saw the file written.
-        case watch
-        /// `iaa apply` of a graph whose library changed.
-        case apply
-    }
+    typealias ReloadCause = ReloadNotice.Cause
 
     /// What the current build of one app's library offers in its place, or why it cannot go in.
     enum ReloadOutcome {
@@ -134,9 +127,7 @@ extension EngineCore {
     func announceReloads(_ apps: [String], by cause: ReloadCause) {
         for id in apps {
             let library = graph.appIndex(id).flatMap { graph.apps[$0].type.code?.library } ?? ""
-            publisher.announce("reload", .object([
-                ("app", .string(id)), ("library", .string(library)), ("by", .string(cause.rawValue)),
-            ]))
+            publisher.announce(.reload(ReloadNotice(app: id, library: library, by: cause)))
             StandardError.write("iaa: reloaded \"\(id)\" from the rebuilt \(library) (\(cause.rawValue))")
         }
     }

@@ -84,7 +84,7 @@ extension EngineCore {
         case .decision(let app, let gain):
             if satellite?.state == .joined { sessions.followPrimary(app, gain: gain) }
         case .event(let event):
-            publisher.announce("event", .object((event.json.objectValue ?? []) + [("from", .string("primary"))]))
+            publisher.announce(.event(.session(event, fromPrimary: true)))
         case .lost(let reason):
             sessions.leavePrimary()
             var why = reason
@@ -102,8 +102,7 @@ extension EngineCore {
         current.since = now
         current.reason = reason
         satellite = current
-        publisher.announceEvent(.object([("app", .null), ("name", .string("satellite")), ("state", .string(state.rawValue)),
-                                         ("primary", .string(current.primary.description)), ("reason", .string(reason))]))
+        publisher.announce(.event(.satellite(state: state, primary: current.primary.description, reason: reason)))
     }
 
     /// A session action for a mirrored app, while joined, asks the primary first: its refusal

@@ -23,17 +23,17 @@ extension EngineCore {
     /// again (a node that was only very slow). Called on every control tick.
     func announceStall(at time: Double) {
         guard let change = health.stallChange(backend.stall) else { return }
-        var payload: [(String, ControlJSON)]
+        let event: EngineEvent
         switch change {
         case .began(let app, let seconds):
             let reason = Self.stallReason(app, seconds: seconds)
-            payload = [("name", .string("audioStalled")), ("app", app.map(ControlJSON.string) ?? .null), ("reason", .string(reason))]
+            event = .audioStalled(app: app, reason: reason)
             StandardError.warning(reason)
         case .ended:
-            payload = [("name", .string("audioResumed"))]
+            event = .audioResumed
             StandardError.write("iaa: the audio thread runs cycles again")
         }
-        publisher.announce("event", .object(payload), at: time)
+        publisher.announce(.event(event), at: time)
     }
 
     static func stallReason(_ app: String?, seconds: Double) -> String {

@@ -106,7 +106,7 @@ extension EngineCore {
         if let stalled = stallFault(app) { return stalled }
         guard let slot = backend.currentPlan?.slot(for: app), slot.isFaulted else { return nil }
         let fault = describeFault(slot)
-        return AppStatus.Fault(kind: fault.kind, action: fault.action, reason: fault.reason)
+        return AppStatus.Fault(kind: fault.kind, action: fault.action.rawValue, reason: fault.reason)
     }
 
     func dump() -> DumpReply {

@@ -34,9 +34,7 @@ extension EngineCore {
             case .stop: backend.stopTransport()
             case .toggleRecord:
                 let recording = backend.toggleRecording()
-                publisher.announce("transport", .object([
-                    ("recording", .bool(recording)), ("by", .string(slot.appID)),
-                ]), at: time)
+                publisher.announce(.transport(RecordingToggle(recording: recording, by: slot.appID)), at: time)
             case .none: break
             }
         }
@@ -46,11 +44,9 @@ extension EngineCore {
     private func reportFault(_ slot: NodeSlot, at time: Double) {
         let app = slot.appID
         let fault = describeFault(slot)
-        publisher.announce("event", .object([
-            ("app", .string(app)), ("name", .string(fault.action)), ("fault", .string(fault.kind)),
-            ("reason", .string("\(fault.reason); re-enable it with `iaa enable \(app)`")),
-        ]), at: time)
-        StandardError.warning("app \"\(app)\" is \(fault.action): \(fault.reason); `iaa enable \(app)` re-enables it")
+        publisher.announce(.event(.faultHandled(app: app, action: fault.action, fault: fault.kind,
+                                                reason: "\(fault.reason); re-enable it with `iaa enable \(app)`")), at: time)
+        StandardError.warning("app \"\(app)\" is \(fault.action.rawValue): \(fault.reason); `iaa enable \(app)` re-enables it")
     }
 
     /// One `xrun` line on the event stream per tick in which JACK reported xruns or a cycle ran
@@ -59,20 +55,18 @@ extension EngineCore {
     func announceXruns(at time: Double) {
         let counters = HealthWatch.Xruns(all: backend.xrunCount, ours: backend.ourXrunCount, preempted: backend.preemptedOverrunCount)
         guard let new = health.newXruns(counters) else { return }
-        publisher.announce("xrun", .object([
-            ("count", .number(Double(new.all))), ("ours", .bool(new.ours > 0)), ("oursCount", .number(Double(new.ours))),
-            ("preempted", .number(Double(new.preempted))), ("cycle", .number(Double(backend.cycleCount))),
-        ]), at: time)
+        publisher.announce(.xrun(XrunReport(count: Int(new.all), oursCount: Int(new.ours), preempted: Int(new.preempted),
+                                             cycle: Int(backend.cycleCount))), at: time)
     }
 
     /// How a faulted slot is handled and why, in the words of events and `status`.
-    func describeFault(_ slot: NodeSlot) -> (kind: String, action: String, reason: String) {
+    func describeFault(_ slot: NodeSlot) -> (kind: String, action: EngineEvent.FaultAction, reason: String) {
         switch slot.fault {
         case .deadline:
-            return ("deadline", slot.canBypass ? "bypassed" : "muted",
+            return ("deadline", slot.canBypass ? .bypassed : .muted,
                     "its process took more than \(Int((deadlineShare * 100).rounded())) % of the period in 3 consecutive cycles")
         case .nonFinite, .none:
-            return ("nonFinite", "muted", "its output held NaN or infinity")
+            return ("nonFinite", .muted, "its output held NaN or infinity")
         }
     }
 

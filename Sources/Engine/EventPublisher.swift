@@ -18,24 +18,26 @@ final class EventPublisher {
     /// Session events, as Apple delivers them: to `events`, to the app's program stream, and stderr.
     func publish(_ events: [SessionEvent]) {
         for event in events {
-            let line = ControlJSON.object([("t", .number(clock.now)), ("event", SessionLog.payload(event))])
+            let message = SessionLog.message(event)
+            let line = EventsLine(time: clock.now, .event(.session(message, fromPrimary: false))).json
             send(line, topic: "events")
             send(line, topic: Self.programTopic(event.app))
-            StandardError.write("iaa: event: \(SessionLog.payload(event).text)")
+            StandardError.write("iaa: event: \(message.json.text)")
         }
     }
 
-    /// One `{"t", key: payload}` line on the `events` stream: `key` is `event`, `connection`,
-    /// `transport`, `xrun` or `reload`. `time` defaults to now.
-    func announce(_ key: String, _ payload: ControlJSON, at time: Double? = nil) {
-        send(ControlJSON.object([("t", .number(time ?? clock.now)), (key, payload)]), topic: "events")
-    }
-
-    /// One `{"t", "event": payload}` line of the engine's own (a program, link or satellite
-    /// event) on the `events` stream, and on stderr as session events are.
-    func announceEvent(_ payload: ControlJSON) {
-        announce("event", payload)
-        StandardError.write("iaa: event: \(payload.text)")
+    /// One line on the `events` stream, at `time` (default now). An event the engine says
+    /// nothing else about (a program's, a link's, the satellite's, a session event the primary
+    /// sent) is written to stderr too; faults and stalls have warnings of their own there.
+    func announce(_ content: EventsLine.Content, at time: Double? = nil) {
+        send(EventsLine(time: time ?? clock.now, content).json, topic: "events")
+        guard case .event(let event) = content else { return }
+        switch event {
+        case .session, .program, .linkState, .satellite:
+            StandardError.write("iaa: event: \(event.json.text)")
+        case .isolatedStarted, .isolatedFault, .faultHandled, .audioStalled, .audioResumed, .remoteControl:
+            break
+        }
     }
 
     /// Whether anyone follows `topic` now (what is not watched need not be measured); a tap

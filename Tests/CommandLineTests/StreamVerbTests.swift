@@ -6,11 +6,13 @@ import TestKit
 /// `iaa events` and `iaa top`: JSON Lines as the engine publishes them.
 @Suite("iaa streams", .serialized)
 struct StreamVerbTests {
+    /// Lines as the engine writes them (`iaa events` prints them as they are).
     static let events = [
-        #"{"t":1.5,"event":{"app":"music","name":"interruption","type":"began","options":[],"reason":"default"}}"#,
-        #"{"t":1.6,"connection":{"from":"synth:out_1","to":"system:playback_1","connected":true,"by":"outside"}}"#,
-        #"{"t":2,"xrun":{"ours":false}}"#,
-    ]
+        EventsLine(time: 1.5, .event(.session(SessionEventMessage(app: "music", name: "interruption", type: "began", options: [],
+                                                                  reason: "default"), fromPrimary: false))),
+        EventsLine(time: 1.6, .connection(ConnectionChange(from: "synth:out_1", to: "system:playback_1", connected: true, by: .outside))),
+        EventsLine(time: 2, .xrun(XrunReport(count: 1, oursCount: 0, preempted: 1, cycle: 375))),
+    ].map(\.json.text)
 
     @Test("events prints each line and exits 0 once the stream has been quiet for half a second")
     func eventsUntilQuiet() throws {

@@ -79,11 +79,17 @@ final class LiveCore: @unchecked Sendable {
         published.all.withLock { lines in lines.filter { $0.topic == topic }.map(\.line) }
     }
 
-    /// The `event` payloads published on the events stream named `name`, in order.
+    /// The `event` payloads published on the events stream named `name`, in order, each read
+    /// back through the protocol's type (a line it cannot read is an issue of the test).
     func events(_ name: String) -> [ControlJSON] {
-        published.all.withLock { lines in
-            lines.filter { $0.topic == "events" }.compactMap { $0.line["event"] }.filter { $0["name"]?.stringValue == name }
-        }
+        lines("events").compactMap { line -> EngineEvent? in
+            guard let read = EventsLine(json: line) else {
+                Issue.record("the events stream carried a line EventsLine cannot read: \(line.text)")
+                return nil
+            }
+            guard case .event(let event) = read.content else { return nil }
+            return event
+        }.filter { $0.name == name }.map(\.json)
     }
 
     /// The process a program app's client is, as /proc would tell it.

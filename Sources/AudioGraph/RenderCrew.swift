@@ -153,6 +153,7 @@ private let workerEntry: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMuta
     guard let raw else { return nil }
     let seat = raw.assumingMemoryBound(to: WorkerSeat.self)
     let handle = seat.pointee.handle, index = seat.pointee.index
+    iaa_crew_name_worker(Int32(index))
     var seen: UInt32 = 0
     while true {
         seen = iaa_crew_await(handle.crew, seen)

@@ -4,6 +4,8 @@
 #include "iaa_render_crew.h"
 
 #include <linux/futex.h>
+#include <stdio.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -139,6 +141,12 @@ int iaa_crew_join(iaa_crew *crew) {
 void iaa_crew_leave(iaa_crew *crew) {
     __atomic_fetch_sub(&crew->active, 1, __ATOMIC_SEQ_CST);
     if (__atomic_load_n(&crew->leader_waits, __ATOMIC_SEQ_CST)) futex_wake(&crew->active, 1);
+}
+
+void iaa_crew_name_worker(int index) {
+    char name[16];
+    snprintf(name, sizeof name, "iaa worker %d", index + 1);
+    prctl(PR_SET_NAME, name, 0, 0, 0);
 }
 
 void iaa_crew_stop(iaa_crew *crew) {

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 _Thread_local iaa_step_note *iaa_rendering __attribute__((tls_model("initial-exec"))) = NULL;
@@ -46,7 +47,14 @@ static void on_fatal(int number, siginfo_t *info, void *context) {
         say(app ? app : "?");
         say("\" crashed the engine with ");
         say(signal_name(number));
-        say(" in its process call, and every app stopped with it. Give it \"isolation\": \"process\" in the graph "
+        say(" in its process call");
+        char thread[17] = {0};
+        if (prctl(PR_GET_NAME, thread, 0, 0, 0) == 0) {
+            say(" (thread \"");
+            say(thread);
+            say("\")");
+        }
+        say(", and every app stopped with it. Give it \"isolation\": \"process\" in the graph "
             "so that a crash silences only that app (README, \"Isolating plugins\").\n");
     }
     /* Hand the signal on: restore the handler we replaced and, for a signal that will not come

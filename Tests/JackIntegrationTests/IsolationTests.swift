@@ -103,14 +103,14 @@ extension JackIntegration {
             let client: ControlClient
 
             init(client name: String, maxCrashes: Int, default choice: String = "auto", arguments: [String] = [],
-                 badFirst: Bool = false) throws {
+                 badFirst: Bool = false, environment: [String: String] = [:]) throws {
                 directory = try IsolationTests.folder()
                 let isolation = "\"isolation\": { \"maxCrashes\": \(maxCrashes), \"default\": \"\(choice)\" }"
                 let graph = try IsolationTests.write(MisbehavingPlugin.graph(bad: "./libbad.so#bad", isolation: isolation,
                                                                              badFirst: badFirst),
                                                      "live.json", in: directory)
                 socket = directory.appendingPathComponent("\(name).sock").path
-                engine = try EngineProcess(graph: graph, client: name, arguments: ["--socket", socket] + arguments)
+                engine = try EngineProcess(graph: graph, client: name, environment: environment, arguments: ["--socket", socket] + arguments)
                 client = try ControlClient(path: socket)
             }
 

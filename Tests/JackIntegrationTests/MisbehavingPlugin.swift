@@ -3,19 +3,22 @@ import TestKit
 
 /// A C plugin that misbehaves on request, for the isolation tests: an effect that halves its
 /// input until its `mode` parameter says 1 segfault, 2 abort, 3 loop forever, 4 write NaN, or
-/// 5 malloc and sleep 50 ms in process; and `#crash-create`, which segfaults in `create`.
+/// 5 malloc and sleep 50 ms in process, and on a render worker thread only (`iaa worker N`) 6
+/// segfault or 7 sleep 20 ms; and `#crash-create`, which segfaults in `create`.
 enum MisbehavingPlugin {
     static let source = """
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "iaa_plugin.h"
 
 /* An effect that halves its input until its `mode` parameter asks it to misbehave in process:
- * 1 segfault, 2 abort, 3 loop forever, 4 write NaN, 5 malloc and sleep 50 ms each cycle. */
+ * 1 segfault, 2 abort, 3 loop forever, 4 write NaN, 5 malloc and sleep 50 ms each cycle; on a
+ * render worker thread only, 6 segfault, 7 sleep 20 ms. */
 typedef struct bad { volatile int *nowhere; } bad;
 
 static void *bad_create(const iaa_plugin_descriptor *d, double rate, uint32_t frames, char *error, size_t size) {
@@ -28,6 +31,11 @@ static void *crash_create(const iaa_plugin_descriptor *d, double rate, uint32_t 
     volatile int *nowhere = NULL;
     *nowhere = 1;
     return NULL;
+}
+
+static int on_worker(void) {
+    char name[17] = {0};
+    return prctl(PR_GET_NAME, name, 0, 0, 0) == 0 && strncmp(name, "iaa worker", 10) == 0;
 }
 
 static void bad_process(void *instance, const iaa_process_context *c) {
@@ -47,6 +55,8 @@ static void bad_process(void *instance, const iaa_process_context *c) {
         free(block);
         break;
     }
+    case 6: if (on_worker()) *self->nowhere = 1; break;
+    case 7: if (on_worker()) { struct timespec pause = {0, 20 * 1000 * 1000}; nanosleep(&pause, NULL); } break;
     default: break;
     }
 }
@@ -59,7 +69,7 @@ static const iaa_port ports[] = {
     {"out", "Output", IAA_PORT_OUTPUT, IAA_PORT_AUDIO, NULL},
 };
 static const iaa_parameter parameters[] = {
-    {"mode", "Misbehaviour", 0.0f, 5.0f, 0.0f, IAA_UNIT_GENERIC, 1},
+    {"mode", "Misbehaviour", 0.0f, 7.0f, 0.0f, IAA_UNIT_GENERIC, 1},
 };
 static const iaa_plugin_descriptor bad_node = {
     "bad", "Bad", "Halves its input until told to misbehave", {"aurx", "badn", "test", NULL, 0x10000},

@@ -5,16 +5,19 @@ import TestKit
 /// it, disturbs nothing else.
 final class PrivateJackServer {
     let name: String
+    /// jackd's own options, before the driver's (`-S`: synchronous mode).
+    let options: [String]
     var process: Process?
 
-    init(prefix: String) {
+    init(prefix: String, options: [String] = []) {
         name = "\(prefix)-\(getpid())-\(UInt16.random(in: 0...9_999))"
+        self.options = options
     }
 
     func start() throws {
         let jackd = Process()
         jackd.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
-        jackd.arguments = ["-n", name, "-d", "dummy", "-r", "48000", "-p", "256"]
+        jackd.arguments = ["-n", name] + options + ["-d", "dummy", "-r", "48000", "-p", "256"]
         jackd.standardOutput = FileHandle.nullDevice
         jackd.standardError = FileHandle.nullDevice
         try jackd.run()

@@ -69,6 +69,9 @@ int iaa_crew_join(iaa_crew *crew);
 void iaa_crew_leave(iaa_crew *crew);
 /** Control side: asks every worker to return from `iaa_crew_await`. */
 void iaa_crew_stop(iaa_crew *crew);
+/** Worker, once as it starts: names its thread "iaa worker N" (N from 1), as `ps -L`, `top -H`, gdb
+ *  and the engine's crash line show it. Not realtime work. */
+void iaa_crew_name_worker(int index);
 /** Worker: whether the crew was asked to stop. */
 static inline int iaa_crew_stopping(const iaa_crew *crew) { return (int)__atomic_load_n(&crew->stopping, __ATOMIC_ACQUIRE); }
 

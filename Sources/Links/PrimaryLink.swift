@@ -102,7 +102,7 @@ public final class PrimaryLink: Sendable {
             let control = Connection(try ControlClient(path: path, timeout: Self.replyTimeout))
             for app in apps {
                 let connection = Connection(try ControlClient(path: path, timeout: .seconds(2)))
-                switch try connection.client.begin("program.attach", params: .object([("app", .string(app))])) {
+                switch try connection.client.begin(ControlMethod.attach.rawValue, params: ControlCall.attach(app: app).params) {
                 case .success(let initial): sessions[app] = ProgramAttachReply(json: initial)?.session
                 case .failure(let error):
                     return "the primary refused to let this engine speak for app \"\(app)\": \(error.message)"

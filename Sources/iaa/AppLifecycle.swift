@@ -17,9 +17,7 @@ struct AppLifecycle: ParsableCommand {
     }
 
     /// The background task's two ends.
-    enum TaskAction: String, ExpressibleByArgument, CaseIterable {
-        case begin, end
-    }
+    typealias TaskAction = ControlCall.TaskAction
 
     @OptionGroup var engine: EngineOptions
 
@@ -41,9 +39,9 @@ struct AppLifecycle: ParsableCommand {
         let client = try engine.connect()
         switch (change, taskAction) {
         case (.task, let action?):
-            OutcomeReport.print(try client.call(.task, ["app": .string(app), "action": .string(action.rawValue)]))
+            OutcomeReport.print(try client.call(.task(app: app, action: action)))
         default:
-            OutcomeReport.print(try client.call(change == .foreground ? .foreground : .background, ["app": .string(app)]))
+            OutcomeReport.print(try client.call(change == .foreground ? .foreground(app: app) : .background(app: app)))
         }
     }
 }

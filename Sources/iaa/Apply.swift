@@ -32,8 +32,7 @@ struct Apply: ParsableCommand {
             throw ExitCode(1)
         }
         let client = try engine.connect()
-        let params: ControlJSON = ["text": .string(text), "file": .string(graph), "dryRun": .bool(dryRun)]
-        switch try client.attempt(.apply, params) {
+        switch try client.attempt(.apply(text: text, file: graph, dryRun: dryRun)) {
         case .failure(let error) where error.code == "invalidGraph":
             // The message already holds every diagnostic in compiler form, one per line.
             Output.diagnostic(error.message)

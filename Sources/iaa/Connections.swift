@@ -23,9 +23,7 @@ struct Connect: ParsableCommand {
     var gain: Double?
 
     func run() throws {
-        var params: [(String, ControlJSON)] = [("from", .string(source)), ("to", .string(destination))]
-        if let gain { params.append(("gain", .number(gain))) }
-        let result = try engine.connect().call(.connect, .object(params))
+        let result = try engine.connect().call(.connect(from: source, to: destination, gain: gain))
         for made in ConnectionsReply(json: result)?.connections ?? [] {
             Output.line((made.already == true ? "already connected " : "connected ") + ConnectionText.describe(made))
         }
@@ -47,7 +45,7 @@ struct Disconnect: ParsableCommand {
     var destination: String
 
     func run() throws {
-        let result = try engine.connect().call(.disconnect, ["from": .string(source), "to": .string(destination)])
+        let result = try engine.connect().call(.disconnect(from: source, to: destination))
         for removed in ConnectionsReply(json: result)?.connections ?? [] {
             Output.line("disconnected " + ConnectionText.describe(removed))
         }

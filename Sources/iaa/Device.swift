@@ -26,7 +26,8 @@ struct Device: ParsableCommand {
     var position: Position
 
     func run() throws {
-        let result = try engine.connect().call(.device, .object([(setting.rawValue, .bool(position == .on))]))
+        let on = position == .on
+        let result = try engine.connect().call(setting == .silent ? .device(silent: on, locked: nil) : .device(silent: nil, locked: on))
         OutcomeReport.print(result)
     }
 }

@@ -24,7 +24,7 @@ struct Dump: ParsableCommand {
     func run() throws {
         let client = try engine.connect()
         if graph {
-            let result = try client.call(.dump, ["graph": true])
+            let result = try client.call(.dump(graph: true))
             if json {
                 Output.line(result.text)
             } else {
@@ -33,7 +33,7 @@ struct Dump: ParsableCommand {
                 Output.line(file.hasSuffix("\n") ? String(file.dropLast()) : file)
             }
         } else {
-            let result = try client.call(.dump)
+            let result = try client.call(.dump(graph: false))
             Output.line(json ? result.text : result.prettyText)
         }
     }

@@ -21,7 +21,7 @@ struct Enable: ParsableCommand {
     var json = false
 
     func run() throws {
-        let result = try engine.connect().call(.enable, ["app": .string(app)])
+        let result = try engine.connect().call(.enable(app: app))
         if json {
             Output.line(result.text)
         } else if EnableReply(json: result)?.enabled == true {

@@ -11,10 +11,10 @@ struct EngineClient {
 
     /// Sends `method` and returns its result; a refusal or a transport failure is printed and thrown
     /// as an `ExitCode` (1 refused, 2 unreachable, 3 no such object).
-    func call(_ method: ControlMethod, _ params: ControlJSON = .object([])) throws -> ControlJSON {
+    func call(_ call: ControlCall) throws -> ControlJSON {
         let reply: Result<ControlJSON, ControlError>
         do {
-            reply = try client.call(method.rawValue, params: params)
+            reply = try client.call(call)
         } catch {
             throw Failure.report(error)
         }
@@ -24,11 +24,11 @@ struct EngineClient {
         }
     }
 
-    /// Like ``call(_:_:)`` but hands a refusal back instead of reporting it, for verbs that print
+    /// Like ``call(_:)`` but hands a refusal back instead of reporting it, for verbs that print
     /// some refusals their own way (`apply`'s `invalidGraph`).
-    func attempt(_ method: ControlMethod, _ params: ControlJSON) throws -> Result<ControlJSON, ControlError> {
+    func attempt(_ call: ControlCall) throws -> Result<ControlJSON, ControlError> {
         do {
-            return try client.call(method.rawValue, params: params)
+            return try client.call(call)
         } catch {
             throw Failure.report(error)
         }

@@ -15,9 +15,7 @@ struct GraphPicture: ParsableCommand {
             """)
 
     /// The picture formats the engine draws.
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case dot
-    }
+    typealias Format = ControlCall.GraphFormat
 
     @OptionGroup var engine: EngineOptions
 
@@ -28,7 +26,7 @@ struct GraphPicture: ParsableCommand {
     var json = false
 
     func run() throws {
-        let result = try engine.connect().call(.graph, ["format": .string(format.rawValue)])
+        let result = try engine.connect().call(.graph(format: format))
         if json {
             Output.line(result.text)
         } else {

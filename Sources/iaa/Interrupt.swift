@@ -8,9 +8,7 @@ struct Interrupt: ParsableCommand {
         discussion: "`--reason call` is AVAudioSession's `default` reason: an incoming call.")
 
     /// The interruption's two ends.
-    enum Phase: String, ExpressibleByArgument, CaseIterable {
-        case begin, end
-    }
+    typealias Phase = ControlCall.InterruptionPhase
 
     /// AVAudioSessionInterruptionReason, plus `call` for people who think of the phone ringing.
     enum Reason: String, ExpressibleByArgument, CaseIterable {
@@ -29,8 +27,6 @@ struct Interrupt: ParsableCommand {
     var reason: Reason?
 
     func run() throws {
-        var params: [(String, ControlJSON)] = [("type", .string(phase.rawValue))]
-        if let reason { params.append(("reason", .string(reason.protocolName))) }
-        OutcomeReport.print(try engine.connect().call(.interrupt, .object(params)))
+        OutcomeReport.print(try engine.connect().call(.interrupt(type: phase, reason: reason?.protocolName)))
     }
 }

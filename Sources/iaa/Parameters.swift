@@ -20,9 +20,7 @@ struct GetParameter: ParsableCommand {
     var json = false
 
     func run() throws {
-        var params: [(String, ControlJSON)] = [("app", .string(app))]
-        if let param { params.append(("param", .string(param))) }
-        let result = try engine.connect().call(.get, .object(params))
+        let result = try engine.connect().call(.get(app: app, param: param))
         if json {
             Output.line(result.text)
             return
@@ -71,7 +69,7 @@ struct SetParameter: ParsableCommand {
 
     func run() throws {
         // Sent as a string whatever it looks like: the engine owns the one parser of `%` and `dB`.
-        let result = try engine.connect().call(.set, ["app": .string(app), "param": .string(param), "value": .string(value)])
+        let result = try engine.connect().call(.set(app: app, param: param, value: .text(value)))
         guard let reply = SetReply(json: result) else {
             Output.line(result.text)
             return

@@ -22,7 +22,7 @@ struct Reload: ParsableCommand {
     var json = false
 
     func run() throws {
-        let result = try engine.connect().call(.reload, ["app": .string(app)])
+        let result = try engine.connect().call(.reload(app: app))
         if json {
             Output.line(result.text)
         } else if let reply = ReloadReply(json: result), reply.reloaded {

@@ -7,9 +7,7 @@ struct Remote: ParsableCommand {
         abstract: "Send a remote control event (headset button, lock screen) to the Now Playing app.")
 
     /// MPRemoteCommandCenter's transport commands.
-    enum Command: String, ExpressibleByArgument, CaseIterable {
-        case play, pause, togglePlayPause, next, previous
-    }
+    typealias Command = ControlCall.RemoteCommand
 
     @OptionGroup var engine: EngineOptions
 
@@ -17,7 +15,7 @@ struct Remote: ParsableCommand {
     var command: Command
 
     func run() throws {
-        let result = try engine.connect().call(.remote, ["command": .string(command.rawValue)])
+        let result = try engine.connect().call(.remote(command: command))
         Output.line("\(command.rawValue) → \(RemoteReply(json: result)?.app ?? "?")")
     }
 }

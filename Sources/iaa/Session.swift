@@ -77,28 +77,21 @@ struct Session: ParsableCommand {
         switch action {
         case .set:
             if let category {
-                var params: [(String, ControlJSON)] = [("app", .string(app)), ("category", .string(category))]
-                if let mode { params.append(("mode", .string(mode))) }
-                if let options {
-                    let names = options.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty }
-                    params.append(("options", .array(names.map { .string($0) })))
-                }
-                OutcomeReport.print(try client.call(.setCategory, .object(params)))
+                let names = options.map { $0.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty } }
+                OutcomeReport.print(try client.call(.setCategory(app: app, category: category, mode: mode, options: names)))
             }
             if let preferredBuffer {
-                let result = try client.call(.preferredBuffer, ["app": .string(app), "frames": .number(Double(preferredBuffer))])
+                let result = try client.call(.preferredBuffer(app: app, frames: preferredBuffer))
                 Output.line("buffer size: \(BufferReply(json: result).map { String($0.bufferSize) } ?? "?") frames")
             }
         case .activate:
-            OutcomeReport.print(try client.call(.activate, ["app": .string(app)]))
+            OutcomeReport.print(try client.call(.activate(app: app)))
         case .deactivate:
-            var params: [(String, ControlJSON)] = [("app", .string(app))]
-            if notifyOthers { params.append(("notifyOthers", true)) }
-            OutcomeReport.print(try client.call(.deactivate, .object(params)))
+            OutcomeReport.print(try client.call(.deactivate(app: app, notifyOthers: notifyOthers)))
         case .startAudio:
-            OutcomeReport.print(try client.call(.startAudio, ["app": .string(app), "recording": .bool(record)]))
+            OutcomeReport.print(try client.call(.startAudio(app: app, recording: record)))
         case .stopAudio:
-            OutcomeReport.print(try client.call(.stopAudio, ["app": .string(app)]))
+            OutcomeReport.print(try client.call(.stopAudio(app: app)))
         }
     }
 }

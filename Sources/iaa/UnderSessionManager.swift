@@ -62,7 +62,7 @@ enum UnderSessionManager {
     private static func serve(_ client: NSMClient, graph: String, socket: String) {
         var started = false
         for _ in 0..<300 where !started {
-            started = (try? ControlClient(path: socket).call(ControlMethod.status.rawValue, params: [:]).get()) != nil
+            started = (try? ControlClient(path: socket).call(.status).get()) != nil
             if !started { usleep(50_000) }
         }
         guard started else {
@@ -74,7 +74,7 @@ enum UnderSessionManager {
             switch client.receive(milliseconds: 200) {
             case .save:
                 do {
-                    let reply = try ControlClient(path: socket).call(ControlMethod.dump.rawValue, params: ["graph": true]).get()
+                    let reply = try ControlClient(path: socket).call(.dump(graph: true)).get()
                     guard let text = GraphFileReply(json: reply)?.file else { throw NSMError.noGraph }
                     try text.write(toFile: graph, atomically: true, encoding: .utf8)
                     client.reply(to: "/nsm/client/save", "saved \(graph)")

@@ -63,52 +63,53 @@ final class CannedEngine: Sendable {
     /// Closes every connection, as an engine that quits does.
     func stop() { server.stop() }
 
+    /// The reply to a request, read back into the protocol's ``ControlCall`` as the engine reads it.
     static func answer(_ request: ControlRequest) -> ControlReply {
-        let app = request["app"]?.stringValue
-        if let app, !["daw", "synth", "nav", "music", "tone", "rear"].contains(app) {
+        guard let method = ControlMethod(rawValue: request.method) else {
+            return .error(code: "unknownMethod", message: "no method \"\(request.method)\"", field: "method")
+        }
+        guard let call = ControlCall(method: method, params: request.params) else {
+            return .error(code: "invalidParams", message: "\(request.method) \(request.params.text) is not a call of the protocol")
+        }
+        if let app = call.app, !["daw", "synth", "nav", "music", "tone", "rear"].contains(app) {
             return .error(code: "unknownApp", message: "no app \"\(app)\" (apps: daw, synth, nav, music, tone)", field: "app")
         }
-        switch request.method {
-        case "status": return .result(CannedReplies.status)
-        case "ports": return .result(CannedReplies.ports)
-        case "dump":
-            return .result(request["graph"] == .bool(true) ? ["file": "{\n  \"format\": \"iaa-graph/1\"\n}\n"] : CannedReplies.dump)
-        case "get": return .result(CannedReplies.parameters(app: app ?? "", param: request["param"]?.stringValue))
-        case "set":
-            let value = request["value"] == "-6dB" ? 0.5011872336272722 : 880
-            return .result(SetReply(app: app ?? "", param: request["param"]?.stringValue ?? "", value: value).json)
-        case "connect":
-            if request["to"] == "daw:in_9" {
-                return .error(code: "unknownPort", message: "app \"daw\" has no input \"in_9\" (inputs: in_1, in_2)", field: "to")
-            }
+        switch call {
+        case .status: return .result(CannedReplies.status)
+        case .ports: return .result(CannedReplies.ports)
+        case .dump(let graph): return .result(graph ? GraphFileReply(file: "{\n  \"format\": \"iaa-graph/1\"\n}\n").json : CannedReplies.dump)
+        case .get(let app, let param): return .result(CannedReplies.parameters(app: app, param: param))
+        case .set(let app, let param, let value):
+            return .result(SetReply(app: app, param: param, value: value == .text("-6dB") ? 0.5011872336272722 : 880).json)
+        case .connect(_, "daw:in_9", _):
+            return .error(code: "unknownPort", message: "app \"daw\" has no input \"in_9\" (inputs: in_1, in_2)", field: "to")
+        case .connect(let from, let to, _):
             return .result(ConnectionsReply(.connected, [
-                .init(from: request["from"]?.stringValue ?? "", to: request["to"]?.stringValue ?? "", isInternal: true, already: false),
+                .init(from: from, to: to, isInternal: true, already: false),
                 .init(from: "synth:out_2", to: "system:playback_2", isInternal: false, already: true),
             ]).json)
-        case "disconnect":
-            return .result(ConnectionsReply(.disconnected, [
-                .init(from: request["from"]?.stringValue ?? "", to: request["to"]?.stringValue ?? "", isInternal: true),
-            ]).json)
-        case "session.activate" where app == "music":
+        case .disconnect(let from, let to):
+            return .result(ConnectionsReply(.disconnected, [.init(from: from, to: to, isInternal: true)]).json)
+        case .activate(app: "music"):
             return .error(code: "cannotInterruptOthers", message: "('!int') app \"music\" is in the background and its category is not mixable", field: "app")
-        case "session.setCategory" where request["category"] == "bogus":
+        case .setCategory(_, "bogus", _, _):
             return .error(code: "invalidParams", message: "unknown category \"bogus\" (categories: ambient, soloAmbient, playback, record, playAndRecord, multiRoute)", field: "category")
-        case "session.setCategory", "session.activate", "session.deactivate", "app.foreground", "app.background",
-             "app.task", "device", "interrupt":
-            return .result(CannedReplies.outcome(for: request))
-        case "session.preferredBuffer": return .result(BufferReply(bufferSize: request["frames"]?.intValue ?? 0).json)
-        case "remote": return .result(RemoteReply(app: "music").json)
-        case "enable": return .result(EnableReply(app: app ?? "", enabled: app == "synth").json)
-        case "apply": return CannedReplies.apply(request)
-        case "reload" where app == "tone":
+        case .setCategory, .activate, .deactivate, .foreground, .background, .task, .device, .interrupt:
+            return .result(CannedReplies.outcome(for: call))
+        case .preferredBuffer(_, let frames): return .result(BufferReply(bufferSize: frames).json)
+        case .remote: return .result(RemoteReply(app: "music").json)
+        case .enable(let app): return .result(EnableReply(app: app, enabled: app == "synth").json)
+        case .apply(let text, let file, let dryRun): return CannedReplies.apply(text: text, file: file, dryRun: dryRun)
+        case .reload(app: "tone"):
             return .error(code: "notReloadable", message: "app \"tone\" runs the built-in node type \"builtin:oscillator\"; only plugin libraries reload", field: "app")
-        case "reload":
-            return .result(ReloadReply(app: app ?? "", reloaded: app == "synth", library: "./libsynth.so",
+        case .reload(let app):
+            return .result(ReloadReply(app: app, reloaded: app == "synth", library: "./libsynth.so",
                                        identity: app == "synth" ? "dev 1 inode 2 size 3 mtime 4" : nil).json)
-        case "graph": return .result(["dot": "digraph iaa {\n  tone -> daw;\n}\n"])
-        case "events": return .stream(topic: "events", initial: nil)
-        case "top": return .stream(topic: "top", initial: nil)
-        default: return .error(code: "unknownMethod", message: "no method \"\(request.method)\"", field: "method")
+        case .graph: return .result(["dot": "digraph iaa {\n  tone -> daw;\n}\n"])
+        case .events: return .stream(topic: "events", initial: nil)
+        case .top: return .stream(topic: "top", initial: nil)
+        case .meters, .startAudio, .stopAudio, .sessionGet, .attach:
+            return .error(code: "unknownMethod", message: "the canned engine does not answer \"\(request.method)\"", field: "method")
         }
     }
 }

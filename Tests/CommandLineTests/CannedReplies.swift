@@ -100,21 +100,19 @@ enum CannedReplies {
 
     /// An Outcome, made from the protocol's type: an interruption for `interrupt`, the secondary
     /// audio hint for `session.activate`, and a warning for `device`.
-    static func outcome(for request: ControlRequest) -> ControlJSON {
+    static func outcome(for call: ControlCall) -> ControlJSON {
         var events: [SessionEventMessage] = []
-        if request.method == "interrupt" {
-            events.append(SessionEventMessage(app: "music", name: "interruption", type: "began", options: [],
-                                              reason: request["reason"]?.stringValue ?? "default"))
-        } else if request.method == "session.activate" {
+        if case .interrupt(_, let reason) = call {
+            events.append(SessionEventMessage(app: "music", name: "interruption", type: "began", options: [], reason: reason ?? "default"))
+        } else if case .activate = call {
             events.append(SessionEventMessage(app: "music", name: "silenceSecondaryAudioHint", type: "begin"))
         }
-        let warnings = request.method == "device" ? ["nav does not obey the Ring/Silent switch"] : []
+        let warnings = call.method == .device ? ["nav does not obey the Ring/Silent switch"] : []
         return ActionOutcome(events: events, warnings: warnings, sessions: [(app: "music", session: session("playback").json)]).json
     }
 
-    static func apply(_ request: ControlRequest) -> ControlReply {
-        if request["text"]?.stringValue?.contains("in_9") == true {
-            let file = request["file"]?.stringValue ?? "?"
+    static func apply(text: String, file: String, dryRun: Bool) -> ControlReply {
+        if text.contains("in_9") {
             return .error(code: "invalidGraph", message: """
                 \(file):3:12: error[unknownPort]: /connections/0/to: app "daw" has no input "in_9" (inputs: in_1, in_2)
                   hint: did you mean "in_1"?
@@ -124,6 +122,6 @@ enum CannedReplies {
         let diff = ApplyReply.Diff(appsAdded: ["echo"], appsRemoved: ["nav"], appsChanged: ["music"],
                                    connectionsAdded: ["echo:out -> daw:in_2 (gain 0.5)"], connectionsRemoved: ["nav:out -> daw:in_1"],
                                    jackConnectionsRemoved: ["nav:out -> @playback"])
-        return .result(ApplyReply(applied: request["dryRun"] != .bool(true), diff: diff).json)
+        return .result(ApplyReply(applied: !dryRun, diff: diff).json)
     }
 }

@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "AudioSessionTests", dependencies: ["TestKit", "AudioSession"]),
         .testTarget(name: "DashboardTests", dependencies: ["Dashboard"]),
         .testTarget(name: "LinksTests", dependencies: ["TestKit", "Links", "AudioGraph"]),
-        .testTarget(name: "ControlSocketTests", dependencies: ["TestKit", "ControlSocket"]),
+        .testTarget(name: "ControlSocketTests", dependencies: ["TestKit", "ControlSocket", "CIAASession"]),
         // Runs the built `iaa` against an in-process control server with canned replies.
         .testTarget(name: "CommandLineTests", dependencies: ["TestKit", "ControlSocket"]),
         .testTarget(name: "PluginHostTests", dependencies: ["TestKit", "PluginHost", "AudioGraph", "GraphFormat", "IAAPluginABI", "Nodes", "OfflineBackend", "SignalAnalysis", "NodeKit", "LocatedJSON"]),

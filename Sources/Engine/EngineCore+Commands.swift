@@ -32,7 +32,7 @@ extension EngineCore: CommandHost {
     /// Its notification says `by: iaa`; a rule's pair removed by hand and made again is a rule's
     /// connection again.
     func willConnectPorts(_ pair: PortPair) {
-        ruleBook.unhold([pair.source, pair.destination])
+        rules.book.unhold([pair.source, pair.destination])
         // A pair connected already gets no notification.
         guard !backend.isConnected(pair.source, pair.destination) else { return }
         noteOwnConnection(pair.source, pair.destination, connecting: true)
@@ -42,7 +42,7 @@ extension EngineCore: CommandHost {
     /// (``RuleBook``).
     func willDisconnectPorts(_ pair: PortPair) {
         if backend.isConnected(pair.source, pair.destination) { noteOwnConnection(pair.source, pair.destination, connecting: false) }
-        if rulePair(pair.source, pair.destination) != nil { ruleBook.hold([pair.source, pair.destination]) }
+        if rules.rule(of: pair.source, pair.destination, on: ground) != nil { rules.book.hold([pair.source, pair.destination]) }
     }
 
     func willApply(_ graph: Graph) {
@@ -64,7 +64,7 @@ extension EngineCore: CommandHost {
         for warning in warnings { StandardError.warning(warning) }
         // Program apps the new graph names (or admits) are routed now, not at the next registration.
         programs.unadmitted = []
-        followLinks()
+        links.follow(graph)
         routePrograms()
         return warnings
     }

@@ -79,7 +79,7 @@ extension EngineCore {
     /// its rules' and its programs' routes (`[source, destination]`).
     func enginePairs() -> Set<[String]> {
         var pairs: Set<[String]> = []
-        for state in ruleStates() { for pair in state.pairs { pairs.insert([pair.source, pair.destination]) } }
+        for state in rules.states(on: ground) { for pair in state.pairs { pairs.insert([pair.source, pair.destination]) } }
         for clients in programs.clients.values { for client in clients { for pair in client.routed { pairs.insert(pair) } } }
         return pairs
     }

@@ -13,13 +13,28 @@ extension EngineCore {
     /// Rule connections removed by hand are made again too, unless `releasingHeld` is false (a
     /// start that resumed kept state holds what was removed before).
     func connectExternals(_ connections: [ExternalConnection], releasingHeld: Bool = true) -> [String] {
-        if releasingHeld { ruleBook.releaseAll() }
-        var warnings = pendingRuleWarnings(connections)
-        for outcome in makeRules(connections) {
+        if releasingHeld { rules.book.releaseAll() }
+        var warnings = rules.pendingWarnings(connections, on: ground)
+        for outcome in rules.make(connections, on: ground, ledger: &self.connections, at: now) {
             if case .failed = outcome.result { warnings.append("\(outcome)") }
         }
         routeAvailable = outputsReachOutside()
         return warnings
+    }
+
+    /// Makes every connection rule true again (a port appeared, a refused one is due).
+    func keepRules() {
+        rules.keep(on: ground, ledger: &connections, at: now)
+    }
+
+    /// Ports or clients appeared (`names`: full port names and client names): the rule
+    /// connections removed by hand at those ends are made again with the rest, and programs
+    /// that registered ports are bound and wired.
+    func portsAppeared(_ names: [String]) {
+        checkOnQueue()
+        rules.book.release(appeared: names, ours: clientName + ":")
+        keepRules()
+        routePrograms()
     }
 
     /// A JACK connection to one of our ports changed, by us or by anyone (`jack_connect`, a
@@ -28,8 +43,8 @@ extension EngineCore {
         checkOnQueue()
         let ours = connections.notified([source, destination], connected: connected)
         if !ours { keepOutsideConnection(source, destination, connected: connected) }
-        if connected { ruleBook.unhold([source, destination]) }
-        if !connected, !ours { ruleConnectionRemoved(source, destination) }
+        if connected { rules.book.unhold([source, destination]) }
+        if !connected, !ours { rules.removedByHand(source, destination, on: ground) }
         if connected, !ours { programConnectionMade(source, destination) }
         publisher.announce(.connection(ConnectionChange(from: source, to: destination, connected: connected, by: ours ? .iaa : .outside)))
         let available = outputsReachOutside()
@@ -74,7 +89,7 @@ extension EngineCore {
         return queue.sync {
             let warnings = connectExternals(graph.externalConnections, releasingHeld: false).map { "\($0)" }
             publisher.publish(startEvents)
-            followLinks()
+            links.follow(graph)
             routePrograms()
             return warnings
         }
@@ -144,7 +159,7 @@ extension EngineCore {
         // The programs are clients of the new server too, when they come back: found afresh.
         programs.clients = [:]
         programs.refused = [:]
-        retryLinks()
+        links.retryAll()
         routePrograms()
         for pair in remembered {
             noteOwnConnection(pair[0], pair[1], connecting: true)

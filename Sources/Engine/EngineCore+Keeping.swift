@@ -161,7 +161,7 @@ extension EngineCore {
         guard let keeping else { return }
         do {
             try keeping.keeper.writeSnapshot(source: keeping.source, sourceText: keeping.sourceText, graph: exportedGraph(),
-                                             held: ruleBook.held.sorted { $0.joined() < $1.joined() })
+                                             held: rules.book.held.sorted { $0.joined() < $1.joined() })
             self.keeping?.snapshotFailure = nil
             self.keeping?.lastFailure = nil
         } catch {
@@ -218,7 +218,7 @@ extension EngineCore {
     /// A pair removed: a rule's stays removed (held); another is struck from the kept connections.
     private func handRemoval(_ pair: PortPair) -> KeptChange {
         .jackDisconnect(from: fileName(ofPort: pair.source), to: fileName(ofPort: pair.destination),
-                        ports: [pair.source, pair.destination], rule: rulePair(pair.source, pair.destination) != nil)
+                        ports: [pair.source, pair.destination], rule: rules.rule(of: pair.source, pair.destination, on: ground) != nil)
     }
 
     /// `app:port` for one of our ports, as a graph file names it; an outside port in full.

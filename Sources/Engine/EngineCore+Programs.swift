@@ -38,7 +38,7 @@ extension EngineCore {
         let process = backend.process(ofClient: client)
         var reason: String?
         if app.link != nil {
-            switch checkBridge(of: app.id, pid: process?.pid) {
+            switch links.check(app.id, pid: process?.pid) {
             case .isBridge: break
             case .notYet:
                 programs.retryDue = true
@@ -59,7 +59,7 @@ extension EngineCore {
             return
         }
         programs.clients[app.id, default: []].append(.init(name: client, process: process, since: now))
-        linkBound(app.id, true)
+        links.bound(app.id, true)
     }
 
     /// Looks again for the process of every client bound without one (see
@@ -145,7 +145,7 @@ extension EngineCore {
     func programClientGone(_ name: String) {
         checkOnQueue()
         guard let (app, client) = programs.remove(client: name) else { return }
-        linkBound(app, false)
+        links.bound(app, false)
         publish(.exited(app: app, client: name, pid: client.process.map { Int($0.pid) }, running: !(programs.clients[app] ?? []).isEmpty))
         removeAdmittedIfGone(app, reason: "its program exited (JACK client \"\(name)\" left)")
     }

@@ -51,7 +51,7 @@ extension EngineCore {
                 return .stream(topic: "meters", initial: .object([("stream", .string("meters"))]))
             default:
                 guard method.isSessionAction else { throw ControlError(.internal, "method \"\(request.method)\" has no handler") }
-                if let refused = forwardToPrimary(method, request) { return refused }
+                if let refused = satellite?.forward(method, request) { return refused }
                 return try performRequest(method, request)
             }
         } catch let error as ControlError {

@@ -19,12 +19,12 @@ extension EngineCore {
         jack.cycleTime = cycleTime()
         jack.deadlineFaults = Int(backend.deadlineFaultCount)
         jack.stalled = stall()
-        let connections = jackConnectionStatus()
+        let connections = rules.status(on: ground, routedBy: programs.routedBy)
         return StatusReply(graph: graph.name, jack: jack, transport: transportStatus(), render: renderStatus(),
                            apps: graph.apps.indices.map(appStatus),
                            interruption: sessions.policy.states.contains { $0.interrupted },
                            jackConnections: connections.connections, rules: connections.rules, programs: admissionStatus(),
-                           satellite: satelliteStatus(), state: keptStateStatus())
+                           satellite: satellite?.status, state: keptStateStatus())
     }
 
     /// `status`'s `transport`: bar and beat (both from 1, as JACK counts them) and the tempo are
@@ -54,7 +54,7 @@ extension EngineCore {
         status.latency = latency(index)
         status.session = sessions.policy.state(of: app.id).map(SessionLog.status)
         status.program = programStatus(app)
-        status.link = linkStatus(app)
+        status.link = links.status(of: app, sampleRate: backend.sampleRate)
         return status
     }
 
@@ -162,7 +162,7 @@ extension EngineCore {
             let label = connection.gain == 1 ? "" : " label=\"\(connection.gain)\""
             lines.append("  \"\(graph.apps[connection.from.app].id)\" -> \"\(graph.apps[connection.to.app].id)\" [tooltip=\"\(from) -> \(to)\"\(label)];")
         }
-        lines += jackDotLines()
+        lines += rules.dotLines(on: ground, routedBy: programs.routedBy)
         lines.append("}")
         return lines.joined(separator: "\n")
     }

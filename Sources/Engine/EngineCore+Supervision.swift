@@ -18,7 +18,7 @@ extension EngineCore {
         announceXruns(at: time)
         announceStall(at: time)
         // Twice a second: a refused rule connection is tried again (``RuleBook``).
-        if ruleBook.hasFailures, Int(time * 10) % 5 == 0 { keepRules() }
+        if rules.book.hasFailures, Int(time * 10) % 5 == 0 { keepRules() }
         if programs.retryDue, Int(time * 10) % 5 == 0 { routePrograms() }
         if Int(time * 10) % 5 == 0, programs.awaitingProcess(at: time) { identifyPrograms() }
         followLatency()

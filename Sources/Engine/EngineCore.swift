@@ -12,13 +12,16 @@ import Synchronization
 /// notifications all go through it (each entry point checks so: ``checkOnQueue()``), so no lock
 /// is needed and the audio thread is never waited on.
 ///
-/// Its jobs, each in its own file: requests (`+Requests`, with ``RequestDecoder`` and the
-/// commands it reads, performed as ``CommandHost`` in `+Commands`), what it says happened
-/// (``EventPublisher``), watching the running engine (`+Supervision`, `+Stall`), being a JACK
-/// client (`+Jack`, `+Rules`), programs (`+Programs`, `+ProgramSessions`, `+Admission`),
-/// isolation (`+Isolation`), swapping graphs and code (`+Changes`, `+Reload`), and keeping what
-/// it acknowledges (`+Keeping`). This file
-/// holds the state and installs plans (``PlanInstall``).
+/// It sequences components that own their state: the connection rules (``ConnectionRules``),
+/// the bridges of link ends (``LinkSupervisor``), a satellite's link to its primary
+/// (``SatelliteLink``), the program roster (``ProgramRoster``), what
+/// has been told of health (``HealthWatch``), levels (``LevelMeters``), and what it says
+/// happened (``EventPublisher``). Its own jobs, each in its own file: requests (`+Requests`,
+/// with ``RequestDecoder`` and the commands it reads, performed as ``CommandHost`` in
+/// `+Commands`), watching the running engine (`+Supervision`, `+Stall`), being a JACK client
+/// (`+Jack`), programs (`+Programs`, `+ProgramSessions`, `+Admission`), isolation
+/// (`+Isolation`), swapping graphs and code (`+Changes`, `+Reload`), and keeping what it
+/// acknowledges (`+Keeping`). This file holds the state and installs plans (``PlanInstall``).
 final class EngineCore: @unchecked Sendable {
     let queue = DispatchQueue(label: "iaa.control")
     var backend: any LiveBackend
@@ -65,20 +68,21 @@ final class EngineCore: @unchecked Sendable {
     let rulesDue = Atomic<Bool>(false)
     /// The ports and clients that appeared since the last pass, by name.
     let appeared = Mutex<[String]>([])
-    /// The connection rules' pairs removed by hand and refused by JACK (EngineCore+Rules).
-    var ruleBook = RuleBook()
+    /// The graph's JACK connection rules, and what they remember (pairs removed by hand, refusals).
+    var rules = ConnectionRules()
     /// The outside processes behind program apps (docs/programs.md).
     var programs = ProgramRoster()
-    /// The bridges of the graph's link ends, by app (docs/links.md).
-    var links: [String: RunningLink] = [:]
+    /// The bridges of the graph's link ends (docs/links.md).
+    let links: LinkSupervisor
     /// The link to a primary engine, when this one is its satellite (`iaa run --join`).
-    var satellite: Satellite?
-    /// How a link's bridge is started: a process kept running (tests hand in a stand-in).
-    var bridgeStarter: BridgeStarter = { BridgeProcess(executable: $0, arguments: $1, report: $2) }
+    var satellite: SatelliteLink?
     /// Where acknowledged changes are kept (`+Keeping`, docs/state.md); nil with `--no-state`.
     var keeping: Keeping?
 
     var graph: Graph { sessions.graph }
+
+    /// What the connection rules are kept against now.
+    var ground: ConnectionRules.Ground { ConnectionRules.Ground(graph: graph, backend: backend, clientName: clientName) }
 
     init(graph: Graph, description: GraphDescription, backend: any LiveBackend, serverName: String?) throws {
         self.backend = backend
@@ -92,6 +96,7 @@ final class EngineCore: @unchecked Sendable {
         let clock = EngineClock()
         self.clock = clock
         publisher = EventPublisher(clock: clock)
+        links = LinkSupervisor(queue: queue, clock: clock, publisher: publisher, serverName: serverName)
     }
 
     /// Seconds since the engine started: the session clock.

@@ -136,7 +136,7 @@ public struct LiveEngine {
             isolation.settings.placement = CPUPlacement()
             core.isolation = isolation
             core.keeping = keeping
-            for pair in held { core.ruleBook.hold(pair) }
+            for pair in held { core.rules.book.hold(pair) }
             core.adopt(backend)
             let startEvents = try core.startUp()
             for warning in try core.goLive(startEvents: startEvents) { StandardError.warning(warning) }
@@ -179,7 +179,7 @@ public struct LiveEngine {
         }
         let current = core.queue.sync {
             core.leavePrimary()
-            core.stopLinks()
+            core.links.stopAll()
             core.keepingStopped()
             return core.backend
         }

@@ -41,6 +41,13 @@ struct ProgramRoster {
 
     /// Bound clients per app id, in the order they were found.
     var clients: [String: [Client]] = [:]
+
+    /// The connections the engine made for program apps, each with its app.
+    var routedBy: [[String]: String] {
+        var routed: [[String]: String] = [:]
+        for (app, clients) in clients { for client in clients { for pair in client.routed { routed[pair] = app } } }
+        return routed
+    }
     var refused: [String: [Refusal]] = [:]
     var attached: [String: Attachment] = [:]
     /// Clients no app names that `programs.admit` refused (by process, or for the limit).

@@ -31,7 +31,7 @@ struct LinkLiveTests {
         }
 
         let started = Mutex<[StandIn]>([])
-        var starter: EngineCore.BridgeStarter {
+        var starter: LinkSupervisor.Starter {
             { [self] executable, arguments, report in
                 let standIn = StandIn(executable, arguments, report)
                 started.withLock { $0.append(standIn) }

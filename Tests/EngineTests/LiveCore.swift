@@ -23,7 +23,7 @@ final class LiveCore: @unchecked Sendable {
     /// `bridges` starts the bridges of link ends (by default none is started: a stand-in that
     /// reports nothing).
     init(_ graphText: String, client: String = "iaa", backend: MemoryBackend? = nil,
-         bridges: @escaping EngineCore.BridgeStarter = { _, _, _ in SilentBridge() }) throws {
+         bridges: @escaping LinkSupervisor.Starter = { _, _, _ in SilentBridge() }) throws {
         let loaded = GraphFile.load(text: graphText, file: "graph.json", registry: GraphLoading.registry)
         guard let graph = loaded.graph, let description = loaded.description else {
             throw LiveCoreError(message: loaded.errors.map(\.formatted).joined(separator: "\n"))
@@ -34,7 +34,7 @@ final class LiveCore: @unchecked Sendable {
         let published = published
         core.queue.sync { core.publisher.tap = { topic, line in published.all.withLock { $0.append((topic, line)) } } }
         core.adopt(backend)
-        core.bridgeStarter = bridges
+        core.links.starter = bridges
         _ = try core.goLive(startEvents: try core.startUp())
         settle()
     }

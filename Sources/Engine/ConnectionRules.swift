@@ -1,5 +1,4 @@
 import AudioGraph
-import GraphFormat
 import ControlSocket
 import Foundation
 import JackBackend
@@ -14,7 +13,21 @@ import Suggestions
 /// removed — unplugging is a deliberate act, and it is how a route change is tested — until the
 /// program at its outside end registers a port or restarts, or the graph is applied again: the
 /// moments jack-plumbing, which re-runs its rules when ports appear, would make it again too.
-extension EngineCore {
+///
+/// This component owns what the rules remember (``RuleBook``: pairs removed by hand, refusals
+/// and their warnings); each call is given the ground it works on (the running graph and the
+/// JACK side now), and the engine's ledger of its own requests when it connects.
+struct ConnectionRules {
+    var book = RuleBook()
+
+    /// What the rules are kept against: the running graph, the server as it is now, and the
+    /// engine's client name (its own ports are `CLIENT:app.port`).
+    struct Ground {
+        let graph: Graph
+        let backend: any LiveBackend
+        let clientName: String
+    }
+
     /// One rule as it stands now.
     struct RuleState {
         /// `APP:PORT -> ENDPOINT`, as the graph file and `apply`'s diff write it.
@@ -41,89 +54,84 @@ extension EngineCore {
         }
     }
 
-    /// Every rule of the running graph as it stands now. Control side.
-    func ruleStates() -> [RuleState] {
-        graph.externalConnections.map { connection in
+    /// Every rule of the running graph as it stands now.
+    func states(on ground: Ground) -> [RuleState] {
+        let graph = ground.graph, backend = ground.backend
+        return graph.externalConnections.map { connection in
             let resolved = backend.portPairs(connection, in: graph)
             let pairs = resolved.pairs.map { ($0.source, $0.destination, backend.isConnected($0.source, $0.destination)) }
             return RuleState(rule: GraphDiff.text(connection, in: graph), pairs: pairs,
                              waitingFor: resolved.unmatched.isEmpty ? nil : "\(connection.endpoint)",
                              app: connection.ports.first.map { graph.apps[$0.app].id } ?? "",
-                             outgoing: connection.direction == .toExternal, removed: ruleBook.held)
+                             outgoing: connection.direction == .toExternal, removed: book.held)
         }
     }
 
-    /// Makes every connection of `connections` that is not made yet; returns what JACK answered
-    /// for each one it tried. A refusal is remembered and retried on the clock tick.
+    /// Makes every connection of `connections` that is not made yet, noting each request in
+    /// `ledger`; returns what JACK answered for each one it tried. A refusal is remembered and
+    /// retried on the clock tick.
     @discardableResult
-    func makeRules(_ connections: [ExternalConnection]) -> [ConnectionOutcome] {
+    mutating func make(_ connections: [ExternalConnection], on ground: Ground, ledger: inout ConnectionLedger,
+                       at now: Double) -> [ConnectionOutcome] {
+        let backend = ground.backend
         var outcomes: [ConnectionOutcome] = []
         var current: Set<[String]> = []
         for connection in connections {
-            for pair in backend.portPairs(connection, in: graph).pairs.map({ [$0.source, $0.destination] }) {
+            for pair in backend.portPairs(connection, in: ground.graph).pairs.map({ [$0.source, $0.destination] }) {
                 current.insert(pair)
-                guard ruleBook.shouldMake(pair) else { continue }
+                guard book.shouldMake(pair) else { continue }
                 guard !backend.isConnected(pair[0], pair[1]) else {
-                    ruleBook.made(pair)
+                    book.made(pair)
                     continue
                 }
-                noteOwnConnection(pair[0], pair[1], connecting: true)
+                ledger.asking(pair, connecting: true)
                 let outcome = backend.connect(pair[0], pair[1])
                 if case .failed = outcome.result {
-                    forgetOwnConnection(pair[0], pair[1], connecting: true)
-                    ruleBook.refused(pair, at: now)
+                    ledger.refused(pair, connecting: true)
+                    book.refused(pair, at: now)
                 } else {
-                    ruleBook.made(pair)
+                    book.made(pair)
                 }
                 outcomes.append(outcome)
             }
         }
-        if connections.count == graph.externalConnections.count { ruleBook.keep(only: current) }
+        if connections.count == ground.graph.externalConnections.count { book.keep(only: current) }
         return outcomes
     }
 
     /// A port or client appeared, a rule's connection was removed, or a refused one is due for
     /// another try: makes every rule true again. Warns once about a connection JACK keeps
     /// refusing for two seconds (a program is refused only until it activates).
-    func keepRules() {
-        for outcome in makeRules(graph.externalConnections) {
-            guard case .failed = outcome.result, ruleBook.shouldWarn([outcome.source, outcome.destination], at: now) else { continue }
+    mutating func keep(on ground: Ground, ledger: inout ConnectionLedger, at now: Double) {
+        for outcome in make(ground.graph.externalConnections, on: ground, ledger: &ledger, at: now) {
+            guard case .failed = outcome.result, book.shouldWarn([outcome.source, outcome.destination], at: now) else { continue }
             StandardError.warning("\(outcome)")
         }
     }
 
     /// Someone other than the engine removed a JACK connection: when a rule stands for it, it is
     /// left alone until its outside end appears again (``RuleBook``).
-    func ruleConnectionRemoved(_ source: String, _ destination: String) {
-        guard rulePair(source, destination) != nil else { return }
-        ruleBook.hold([source, destination])
-    }
-
-    /// Ports or clients appeared (`names`: full port names and client names): the rule
-    /// connections removed by hand at those ends are made again with the rest.
-    func portsAppeared(_ names: [String]) {
-        checkOnQueue()
-        ruleBook.release(appeared: names, ours: clientName + ":")
-        keepRules()
-        routePrograms()
+    mutating func removedByHand(_ source: String, _ destination: String, on ground: Ground) {
+        guard rule(of: source, destination, on: ground) != nil else { return }
+        book.hold([source, destination])
     }
 
     /// The rule that stands for the JACK connection `source -> destination`, if one does.
-    func rulePair(_ source: String, _ destination: String) -> String? {
-        for connection in graph.externalConnections
-        where backend.portPairs(connection, in: graph).pairs.contains(where: { $0.source == source && $0.destination == destination }) {
-            return GraphDiff.text(connection, in: graph)
+    func rule(of source: String, _ destination: String, on ground: Ground) -> String? {
+        for connection in ground.graph.externalConnections
+        where ground.backend.portPairs(connection, in: ground.graph).pairs.contains(where: { $0.source == source && $0.destination == destination }) {
+            return GraphDiff.text(connection, in: ground.graph)
         }
         return nil
     }
 
     /// A warning for each of `connections` whose outside port is missing now: the rule, the
     /// port, and the closest live port names, since a typo would otherwise wait forever.
-    func pendingRuleWarnings(_ connections: [ExternalConnection]) -> [String] {
-        let live = backend.allPortNames().filter { !$0.hasPrefix(clientName + ":") }
+    func pendingWarnings(_ connections: [ExternalConnection], on ground: Ground) -> [String] {
+        let live = ground.backend.allPortNames().filter { !$0.hasPrefix(ground.clientName + ":") }
         return connections.compactMap { connection in
-            guard !backend.portPairs(connection, in: graph).unmatched.isEmpty else { return nil }
-            let rule = "jack.connections rule \"\(GraphDiff.text(connection, in: graph))\""
+            guard !ground.backend.portPairs(connection, in: ground.graph).unmatched.isEmpty else { return nil }
+            let rule = "jack.connections rule \"\(GraphDiff.text(connection, in: ground.graph))\""
             let pending = "the rule stays pending and is made when the port appears"
             guard case .port(let name) = connection.endpoint else {
                 return "\(rule): no \(connection.endpoint) ports exist now; \(pending)"
@@ -148,13 +156,12 @@ extension EngineCore {
 
     /// Status's view of the JACK side: every connection to our ports (made by a rule or from
     /// outside) and every rule with its state.
-    func jackConnectionStatus() -> (connections: [JackConnectionStatus], rules: [RuleStatus]) {
-        let states = ruleStates()
+    /// `routedBy`: the connections the engine made for program apps, by pair.
+    func status(on ground: Ground, routedBy: [[String]: String]) -> (connections: [JackConnectionStatus], rules: [RuleStatus]) {
+        let states = states(on: ground)
         var byRule: [[String]: String] = [:]
         for state in states { for pair in state.pairs { byRule[[pair.source, pair.destination]] = state.rule } }
-        var routedBy: [[String]: String] = [:]
-        for (app, clients) in programs.clients { for client in clients { for pair in client.routed { routedBy[pair] = app } } }
-        let connections = backend.livePorts().flatMap { port in
+        let connections = ground.backend.livePorts().flatMap { port in
             port.connections.map { other in
                 let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
                 return JackConnectionStatus(from: from, to: to, rule: byRule[[from, to]], program: routedBy[[from, to]])
@@ -170,8 +177,8 @@ extension EngineCore {
     /// The JACK side of `graph`'s picture: outside ports as ellipses; a rule's connection solid
     /// (dashed: grey while removed by hand, red while JACK refuses it), a pending rule dashed grey
     /// to the port it waits for, a program's route bold blue, a connection made by hand dotted.
-    func jackDotLines() -> [String] {
-        let ours = Dictionary(backend.livePorts().map { ($0.name, $0.appID) }, uniquingKeysWith: { first, _ in first })
+    func dotLines(on ground: Ground, routedBy: [[String]: String]) -> [String] {
+        let ours = Dictionary(ground.backend.livePorts().map { ($0.name, $0.appID) }, uniquingKeysWith: { first, _ in first })
         var lines: [String] = []
         var outside: Set<String> = []
         func edge(_ from: String, _ to: String, _ style: String, _ tooltip: String) {
@@ -183,7 +190,7 @@ extension EngineCore {
             lines.append("  \(ends) [\(style), tooltip=\"\(tooltip)\"];")
         }
         var ruled: Set<[String]> = []
-        for state in ruleStates() {
+        for state in states(on: ground) {
             for pair in state.pairs {
                 ruled.insert([pair.source, pair.destination])
                 let removed = state.removed.contains([pair.source, pair.destination])
@@ -197,9 +204,7 @@ extension EngineCore {
                 lines.append("  \(ends) [style=dashed, color=grey, label=\"pending\", tooltip=\"rule \(state.rule): waiting for \(waiting)\"];")
             }
         }
-        var routedBy: [[String]: String] = [:]
-        for (app, clients) in programs.clients { for client in clients { for pair in client.routed { routedBy[pair] = app } } }
-        for port in backend.livePorts() {
+        for port in ground.backend.livePorts() {
             for other in port.connections {
                 let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
                 guard !ruled.contains([from, to]), ours[other] == nil else { continue }

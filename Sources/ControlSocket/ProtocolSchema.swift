@@ -51,12 +51,15 @@ public enum ProtocolSchema {
         return .object(schema)
     }
 
+    /// A request's or a reply's `id`: a number or a string.
+    private static let id: ControlJSON = .object([("type", .init(["number", "string"]))])
+
     /// A request line of `method` whose params are those of `calls` (no other member allowed).
     static func requestLine(_ method: ControlMethod, _ calls: [ControlCall]) -> ControlJSON {
         .object([
             ("type", "object"),
             ("properties", .object([
-                ("id", .object([("type", .init(["number", "string"]))])),
+                ("id", id),
                 ("method", .object([("const", .string(method.rawValue))])),
                 ("params", describing(calls.map(\.params), closed: true)),
             ])),
@@ -95,7 +98,6 @@ public enum ProtocolSchema {
             (.deactivate, [.deactivate(app: "nav", notifyOthers: true), .deactivate(app: "nav", notifyOthers: false)]),
             (.sessionGet, [.sessionGet(app: "nav")]),
         ]
-        let id: ControlJSON = .object([("type", .init(["number", "string"]))])
         func reply(_ key: String, _ body: ControlJSON) -> ControlJSON {
             .object([("type", "object"), ("properties", .object([("id", id), (key, body)])), ("required", .init(["id", key]))])
         }

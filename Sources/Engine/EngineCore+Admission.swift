@@ -105,9 +105,8 @@ extension EngineCore {
     }
 
     /// Installs the running graph with `newApps` added after every app, keeping every session,
-    /// and announces each with `programAdmitted` (`fields` adds the client and pid).
-    /// Adds `newApps` in one install and announces each; `program` names its JACK client (nil
-    /// for an attach) and process.
+    /// and announces each with `programAdmitted`; `program` names its JACK client (nil for an
+    /// attach) and process.
     private func add(_ newApps: [App], by source: ProgramEvent.Admission, program: (App) -> (client: String?, pid: Int?)) throws {
         var grown = graph
         for app in newApps {

@@ -59,7 +59,7 @@ extension EngineCore {
                                field: "text")
         }
         guard request["dryRun"]?.boolValue != true else {
-            let diff = GraphDiff(old: graph, new: carryingAdmitted(into: fileGraph).graph)
+            let diff = GraphDiff(old: graph, new: programs.carryingAdmitted(into: fileGraph).graph)
             return .result(ApplyReply(applied: false, diff: diff.message).json)
         }
         // Kept as a snapshot of the graph it makes: refused while nothing can be kept, and undone

@@ -8,6 +8,10 @@ import Foundation
 extension EngineCore: CommandHost {
     var controlBackend: any ControlBackend { backend }
 
+    func carryingAdmitted(into graph: Graph) -> (graph: Graph, dropped: [String]) {
+        programs.carryingAdmitted(into: graph)
+    }
+
     var decoder: RequestDecoder {
         let backend = backend
         return RequestDecoder(graph: graph, clientName: clientName, fullName: backend.fullName, outsidePorts: backend.resolve)
@@ -53,19 +57,19 @@ extension EngineCore: CommandHost {
 
     func didApply(_ graph: Graph, diff: GraphDiff, events: [SessionEvent], droppedAdmitted: [String]) -> [String] {
         publisher.publish(events)
-        for id in Set(programs.clients.keys).union(programs.attached.keys).union(programs.refused.keys) where graph.appIndex(id) == nil {
-            programs.forget(app: id)
+        for id in Set(programs.roster.clients.keys).union(programs.roster.attached.keys).union(programs.roster.refused.keys) where graph.appIndex(id) == nil {
+            programs.roster.forget(app: id)
         }
-        for id in droppedAdmitted { publish(.removed(app: id, reason: "the applied graph does not admit it")) }
+        for id in droppedAdmitted { programs.publish(.removed(app: id, reason: "the applied graph does not admit it")) }
         announceReloads(diff.appsReloaded, by: .apply)
         libraryFoldersChanged()
         // Every rule, not only the new ones: a pending rule is reported again, a removed one remade.
         let warnings = connectExternals(graph.externalConnections)
         for warning in warnings { StandardError.warning(warning) }
         // Program apps the new graph names (or admits) are routed now, not at the next registration.
-        programs.unadmitted = []
+        programs.roster.unadmitted = []
         links.follow(graph)
-        routePrograms()
+        programs.route()
         return warnings
     }
 

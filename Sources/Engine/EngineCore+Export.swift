@@ -12,14 +12,14 @@ extension EngineCore {
     func enginePairs() -> Set<[String]> {
         var pairs: Set<[String]> = []
         for state in rules.states(on: ground) { for pair in state.pairs { pairs.insert([pair.source, pair.destination]) } }
-        return pairs.union(programs.routedBy.keys)
+        return pairs.union(programs.roster.routedBy.keys)
     }
 
     /// Every program app's `play_K` and `capture_K` port, full names: the program block makes
     /// their connections.
     func programEndPorts() -> Set<String> {
         Set(graph.apps.flatMap { app in
-            let ends = programEnds(of: app)
+            let ends = programs.ends(of: app)
             return ends.plays + ends.captures
         })
     }

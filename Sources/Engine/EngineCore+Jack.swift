@@ -34,7 +34,7 @@ extension EngineCore {
         checkOnQueue()
         rules.book.release(appeared: names, ours: clientName + ":")
         keepRules()
-        routePrograms()
+        programs.route()
     }
 
     /// A JACK connection to one of our ports changed, by us or by anyone (`jack_connect`, a
@@ -45,7 +45,7 @@ extension EngineCore {
         if !ours { keepOutsideConnection(source, destination, connected: connected) }
         if connected { rules.book.unhold([source, destination]) }
         if !connected, !ours { rules.removedByHand(source, destination, on: ground) }
-        if connected, !ours { programConnectionMade(source, destination) }
+        if connected, !ours { programs.connectionMade(source, destination) }
         publisher.announce(.connection(ConnectionChange(from: source, to: destination, connected: connected, by: ours ? .iaa : .outside)))
         let available = outputsReachOutside()
         guard available != routeAvailable else { return }
@@ -90,7 +90,7 @@ extension EngineCore {
             let warnings = connectExternals(graph.externalConnections, releasingHeld: false).map { "\($0)" }
             publisher.publish(startEvents)
             links.follow(graph)
-            routePrograms()
+            programs.route()
             return warnings
         }
     }
@@ -107,9 +107,9 @@ extension EngineCore {
             queue.async { self.connectionChanged(source: source, destination: destination, connected: connected) }
         }
         backend.onBufferSizeChange = { [self] frames in queue.async { self.bufferSizeChanged(to: frames) } }
-        backend.onClientGone = { [self] name in queue.async { self.programClientGone(name) } }
+        backend.onClientGone = { [self] name in queue.async { self.programs.clientGone(name) } }
         backend.onOutsideConnection = { [self] source, destination in
-            queue.async { self.programConnectionMade(source, destination) }
+            queue.async { self.programs.connectionMade(source, destination) }
         }
         backend.onRegistration = { [self] name in
             appeared.withLock { $0.append(name) }
@@ -157,10 +157,10 @@ extension EngineCore {
         let remembered = connections.takeLive()
         for warning in connectExternals(graph.externalConnections) { StandardError.warning("\(warning)") }
         // The programs are clients of the new server too, when they come back: found afresh.
-        programs.clients = [:]
-        programs.refused = [:]
+        programs.roster.clients = [:]
+        programs.roster.refused = [:]
         links.retryAll()
-        routePrograms()
+        programs.route()
         for pair in remembered {
             noteOwnConnection(pair[0], pair[1], connecting: true)
             if case .failed(let why) = newBackend.connect(pair[0], pair[1]).result {

@@ -27,7 +27,7 @@ extension EngineCore {
             guard let method = ControlMethod(rawValue: request.method) else {
                 return .error(code: EngineErrorCode.unknownMethod.rawValue, message: "no method \"\(request.method)\"", field: "method")
             }
-            try checkOwner(request)
+            try programs.checkOwner(request)
             switch method {
             case .status: return .result(status().json)
             case .dump: return .result(request["graph"]?.boolValue == true ? GraphFileReply(file: exportedGraph()).json : dump().json)
@@ -36,8 +36,8 @@ extension EngineCore {
             case .connect, .disconnect, .set: return try performRequest(method, request)
             case .get: return try getParameters(request)
             case .preferredBuffer: return try preferredBuffer(request)
-            case .sessionGet: return try sessionState(request)
-            case .attach: return try attach(request)
+            case .sessionGet: return try programs.sessionState(request)
+            case .attach: return try programs.attach(request)
             case .remote: return try remote(request)
             case .apply: return try apply(request)
             case .reload: return try reload(request)

@@ -28,9 +28,9 @@ extension EngineCore {
     /// The primary's side: each attached app whose decided gain changed gets a line on its
     /// program stream (`{"t", "decision": {"app", "gain", …}}`), so a satellite can apply it.
     func announceDecisions() {
-        for app in programs.attached.keys.sorted() {
-            guard let state = sessions.policy.state(of: app), programs.attached[app]?.decided != state.gain else { continue }
-            programs.attached[app]?.decided = state.gain
+        for app in programs.roster.attached.keys.sorted() {
+            guard let state = sessions.policy.state(of: app), programs.roster.attached[app]?.decided != state.gain else { continue }
+            programs.roster.attached[app]?.decided = state.gain
             let decision = ProgramDecision(app: app, gain: Double(state.gain), active: state.active, ducked: state.ducked,
                                            interrupted: state.interrupted)
             publisher.publish(ProgramStreamLine.decision(decision, at: now).json, topic: EventPublisher.programTopic(app))

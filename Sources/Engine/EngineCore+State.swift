@@ -19,11 +19,11 @@ extension EngineCore {
         jack.cycleTime = cycleTime()
         jack.deadlineFaults = Int(backend.deadlineFaultCount)
         jack.stalled = stall()
-        let connections = rules.status(on: ground, routedBy: programs.routedBy)
+        let connections = rules.status(on: ground, routedBy: programs.roster.routedBy)
         return StatusReply(graph: graph.name, jack: jack, transport: transportStatus(), render: renderStatus(),
                            apps: graph.apps.indices.map(appStatus),
                            interruption: sessions.policy.states.contains { $0.interrupted },
-                           jackConnections: connections.connections, rules: connections.rules, programs: admissionStatus(),
+                           jackConnections: connections.connections, rules: connections.rules, programs: programs.admissionStatus(),
                            satellite: satellite?.status, state: keptStateStatus())
     }
 
@@ -53,7 +53,7 @@ extension EngineCore {
         status.outputs = outputs(app.id)
         status.latency = latency(index)
         status.session = sessions.policy.state(of: app.id).map(SessionLog.status)
-        status.program = programStatus(app)
+        status.program = programs.status(of: app)
         status.link = links.status(of: app, sampleRate: backend.sampleRate)
         return status
     }
@@ -162,7 +162,7 @@ extension EngineCore {
             let label = connection.gain == 1 ? "" : " label=\"\(connection.gain)\""
             lines.append("  \"\(graph.apps[connection.from.app].id)\" -> \"\(graph.apps[connection.to.app].id)\" [tooltip=\"\(from) -> \(to)\"\(label)];")
         }
-        lines += rules.dotLines(on: ground, routedBy: programs.routedBy)
+        lines += rules.dotLines(on: ground, routedBy: programs.roster.routedBy)
         lines.append("}")
         return lines.joined(separator: "\n")
     }

@@ -19,8 +19,8 @@ extension EngineCore {
         announceStall(at: time)
         // Twice a second: a refused rule connection is tried again (``RuleBook``).
         if rules.book.hasFailures, Int(time * 10) % 5 == 0 { keepRules() }
-        if programs.retryDue, Int(time * 10) % 5 == 0 { routePrograms() }
-        if Int(time * 10) % 5 == 0, programs.awaitingProcess(at: time) { identifyPrograms() }
+        if programs.roster.retryDue, Int(time * 10) % 5 == 0 { programs.route() }
+        if Int(time * 10) % 5 == 0, programs.roster.awaitingProcess(at: time) { programs.identify() }
         followLatency()
         announceDecisions()
         backend.updateSplit()
@@ -82,7 +82,7 @@ extension EngineCore {
     /// An app's state in `iaa top`'s words: what keeps it from being heard first (a program
     /// that is not there, an isolated child that is not running), then its session.
     private func topState(_ app: App, session: AppSessionState?) -> TopUpdate.State {
-        if programIsAway(app) { return .notRunning }
+        if programs.isAway(app) { return .notRunning }
         switch isolatedNode(app.id)?.status.state {
         case .starting?: return .isolatedStarting
         case .restarting?: return .isolatedRestarting

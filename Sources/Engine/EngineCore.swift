@@ -14,14 +14,15 @@ import Synchronization
 ///
 /// It sequences components that own their state: the connection rules (``ConnectionRules``),
 /// the bridges of link ends (``LinkSupervisor``), a satellite's link to its primary
-/// (``SatelliteLink``), the program roster (``ProgramRoster``), what
-/// has been told of health (``HealthWatch``), levels (``LevelMeters``), and what it says
-/// happened (``EventPublisher``). Its own jobs, each in its own file: requests (`+Requests`,
-/// with ``RequestDecoder`` and the commands it reads, performed as ``CommandHost`` in
-/// `+Commands`), watching the running engine (`+Supervision`, `+Stall`), being a JACK client
-/// (`+Jack`), programs (`+Programs`, `+ProgramSessions`, `+Admission`), isolation
-/// (`+Isolation`), swapping graphs and code (`+Changes`, `+Reload`), and keeping what it
-/// acknowledges (`+Keeping`). This file holds the state and installs plans (``PlanInstall``).
+/// (``SatelliteLink``), program apps and their admission (``ProgramApps`` with its
+/// ``ProgramRoster``, acting on the engine through ``ProgramHost``), what has been told of
+/// health (``HealthWatch``), levels (``LevelMeters``), `dump --graph`'s file (``GraphExport``),
+/// and what it says happened (``EventPublisher``). Its own jobs, each in its own file: requests
+/// (`+Requests`, with ``RequestDecoder`` and the commands it reads, performed as
+/// ``CommandHost`` in `+Commands`), watching the running engine (`+Supervision`, `+Stall`),
+/// being a JACK client (`+Jack`), isolation (`+Isolation`), swapping graphs and code
+/// (`+Changes`, `+Reload`), and keeping what it acknowledges (`+Keeping`). This file holds the
+/// state and installs plans (``PlanInstall``).
 final class EngineCore: @unchecked Sendable {
     let queue = DispatchQueue(label: "iaa.control")
     var backend: any LiveBackend
@@ -70,8 +71,9 @@ final class EngineCore: @unchecked Sendable {
     let appeared = Mutex<[String]>([])
     /// The graph's JACK connection rules, and what they remember (pairs removed by hand, refusals).
     var rules = ConnectionRules()
-    /// The outside processes behind program apps (docs/programs.md).
-    var programs = ProgramRoster()
+    /// Program apps: the outside processes behind them, their sessions over the control socket,
+    /// and programs the graph does not name (docs/programs.md).
+    private(set) lazy var programs = ProgramApps(host: self)
     /// The bridges of the graph's link ends (docs/links.md).
     let links: LinkSupervisor
     /// The link to a primary engine, when this one is its satellite (`iaa run --join`).
@@ -139,3 +141,4 @@ final class EngineCore: @unchecked Sendable {
     }
 }
 
+extension EngineCore: ProgramHost {}

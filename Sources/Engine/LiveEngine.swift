@@ -144,7 +144,7 @@ public struct LiveEngine {
             let path = options.socketPath ?? ControlServer.defaultPath(client: backend.clientName)
             let server = try ControlServer(path: path, queue: core.queue,
                                            diagnostics: { StandardError.write("iaa: control: \($0)", level: .warning) },
-                                           disconnected: { [core] connection in core.connectionClosed(connection) },
+                                           disconnected: { [core] connection in core.programs.connectionClosed(connection) },
                                            handler: { [core] request in core.handle(request) })
             core.queue.sync { core.publisher.server = server }
             if options.watchLibraries {

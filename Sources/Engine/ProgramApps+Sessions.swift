@@ -1,12 +1,14 @@
 import AudioGraph
 import AudioSession
 import ControlSocket
+import Foundation
+import Nodes
 
 /// Programs speaking for their apps over the control socket (the session library): attaching by
 /// identity, one owner per app, and a session that ends with its program. The session requests
 /// themselves are the ordinary ones (`session.activate`…), decoded by `sessionAction` and applied
 /// by the one `AudioSessionController`, like the command line's and the timelines'.
-extension EngineCore {
+extension ProgramApps {
     /// What a connection attached to an app may still ask: reading, and acting for its own app.
     enum OwnedRequest {
         case read
@@ -26,7 +28,7 @@ extension EngineCore {
     /// Refuses a request from a connection attached to an app when it acts beyond that app.
     /// Connections that attached to nothing (the command line) act for the engine's user, as before.
     func checkOwner(_ request: ControlRequest) throws {
-        guard let owned = programs.app(ofConnection: request.connection) else { return }
+        guard let owned = roster.app(ofConnection: request.connection) else { return }
         let named = request["app"]?.stringValue
         switch Self.ownership(of: ControlMethod(rawValue: request.method)) {
         case .read: return
@@ -45,15 +47,15 @@ extension EngineCore {
     /// An app the graph does not have is admitted first when its `programs.admit` allows the
     /// process (`admitAttaching`).
     func attach(_ request: ControlRequest) throws -> ControlReply {
-        let name = try string(request, "app")
-        if let owned = programs.app(ofConnection: request.connection) {
+        let name = try host.string(request, "app")
+        if let owned = roster.app(ofConnection: request.connection) {
             throw ControlError(.notOwner, "this connection already speaks for app \"\(owned)\"", field: "app")
         }
         let process = ProcessIdentity(pid: request.peer.pid, uid: request.peer.uid,
                                       executable: ProcessIdentity(pid: request.peer.pid).executable)
-        let app = try graph.appIndex(name).map { graph.apps[$0] } ?? admitAttaching(name, process: process)
+        let app = try host.graph.appIndex(name).map { host.graph.apps[$0] } ?? admitAttaching(name, process: process)
         guard let binding = app.program else {
-            let names = graph.apps.filter { $0.program != nil }.map(\.id)
+            let names = host.graph.apps.filter { $0.program != nil }.map(\.id)
             throw ControlError(.notAProgram, "app \"\(app.id)\" runs in the engine, not in a program (program apps: \(names.isEmpty ? "none" : names.joined(separator: ", ")))",
                                field: "app")
         }
@@ -61,15 +63,15 @@ extension EngineCore {
             publish(.refused(app: app.id, client: nil, pid: Int(process.pid), reason: reason))
             throw ControlError(.notOwner, "process \(process.pid) may not speak for app \"\(app.id)\": \(reason)", field: "app")
         }
-        if let holder = programs.attached[app.id] {
+        if let holder = roster.attached[app.id] {
             throw ControlError(.appInUse, "process \(holder.process.pid) speaks for app \"\(app.id)\" already; one program at a time",
                                field: "app")
         }
-        programs.attached[app.id] = .init(connection: request.connection, process: process)
+        roster.attached[app.id] = .init(connection: request.connection, process: process)
         publish(.attached(app: app.id, pid: Int(process.pid), executable: process.executable))
         return .stream(topic: EventPublisher.programTopic(app.id),
                        initial: ProgramAttachReply(app: app.id, pid: Int(process.pid),
-                                                   session: sessions.policy.state(of: app.id).map(SessionLog.status)).json)
+                                                   session: host.sessions.policy.state(of: app.id).map(SessionLog.status)).json)
     }
 
     /// Why `process` may not speak for admitted app `app`, or nil. An admitted app's identity is
@@ -78,7 +80,7 @@ extension EngineCore {
     /// closing); bound clients whose process is unknown admit nobody. An app admitted by
     /// `program.attach` has no client and is removed when its attacher leaves.
     private func admittedOwnerRefusal(_ app: App, _ process: ProcessIdentity) -> String? {
-        guard app.program?.admitted == true, let clients = programs.clients[app.id], !clients.isEmpty else { return nil }
+        guard app.program?.admitted == true, let clients = roster.clients[app.id], !clients.isEmpty else { return nil }
         let pids = clients.compactMap(\.process?.pid)
         guard !pids.contains(process.pid) else { return nil }
         let names = clients.map { "\"\($0.name)\"" }.joined(separator: ", ")
@@ -90,8 +92,8 @@ extension EngineCore {
 
     /// `session.get`: one app's session as it is now.
     func sessionState(_ request: ControlRequest) throws -> ControlReply {
-        let (_, app) = try self.app(request)
-        guard let state = sessions.policy.state(of: app.id) else {
+        let (_, app) = try host.app(request, "app")
+        guard let state = host.sessions.policy.state(of: app.id) else {
             throw ControlError(GraphErrorCode.unmanagedApp, "app \"\(app.id)\" has no session", field: "app")
         }
         return .result(SessionGetReply(app: app.id, session: SessionLog.status(state)).json)
@@ -100,12 +102,12 @@ extension EngineCore {
     /// A control connection closed: when it spoke for an app, the app's program is gone, and its
     /// session is terminated as Apple ends a killed app's (the apps it interrupted are told).
     func connectionClosed(_ connection: UInt64) {
-        checkOnQueue()
-        guard let app = programs.app(ofConnection: connection), let attachment = programs.attached.removeValue(forKey: app) else { return }
-        let wasActive = sessions.policy.state(of: app)?.active ?? false
+        host.checkOnQueue()
+        guard let app = roster.app(ofConnection: connection), let attachment = roster.attached.removeValue(forKey: app) else { return }
+        let wasActive = host.sessions.policy.state(of: app)?.active ?? false
         publish(.detached(app: app, pid: Int(attachment.process.pid), wasActive: wasActive))
-        if sessions.policy.state(of: app) != nil { publisher.publish(applySession(.terminate(app: app), at: now).events) }
+        if host.sessions.policy.state(of: app) != nil { host.publisher.publish(host.applySession(.terminate(app: app), at: host.now).events) }
         removeAdmittedIfGone(app, reason: "its program closed its session (pid \(attachment.process.pid))")
-        announceDecisions()
+        host.announceDecisions()
     }
 }

@@ -9,18 +9,18 @@ import Nodes
 /// `program.attach` for an app the graph does not have, becomes a program app added to the
 /// running graph with the block's session, while every other app keeps its session. The app
 /// is removed when its program is gone. Without the block they are refused, as before.
-extension EngineCore {
+extension ProgramApps {
     /// Admits every client of `clients` that no program app matches and `programs.admit` allows,
     /// in one install; refuses (once, with an event) those whose process or number it does not
     /// allow. Clients the graph deals with otherwise are left alone: the server's own (physical)
     /// ports, clients its `jack.connections` rules name, clients that play nothing yet, and other
     /// iaa engines (a process running this binary), whose own connections would be undone.
     func admitUnnamedClients(_ clients: [String]) {
-        guard let admission = graph.admission else { return }
-        let named = graph.apps.compactMap(\.program)
+        guard let admission = host.graph.admission else { return }
+        let named = host.graph.apps.compactMap(\.program)
         let physical = Set([ExternalEndpoint.physicalPlayback, .physicalCapture, .physicalMIDICapture]
-            .flatMap(backend.resolve).map(Self.client(ofPort:)))
-        let ruled = Set(graph.externalConnections.compactMap { connection -> String? in
+            .flatMap(host.backend.resolve).map(Self.client(ofPort:)))
+        let ruled = Set(host.graph.externalConnections.compactMap { connection -> String? in
             guard case .port(let name) = connection.endpoint else { return nil }
             return Self.client(ofPort: name)
         })
@@ -28,22 +28,22 @@ extension EngineCore {
         var processes: [String: ProcessIdentity] = [:]
         for client in clients where admission.binding.matches(client: client) {
             guard !named.contains(where: { $0.matches(client: client) }), !physical.contains(client), !ruled.contains(client),
-                  !programs.unadmitted.contains(where: { $0.name == client }) else { continue }
-            let ports = backend.audioPorts(ofClient: client)
+                  !roster.unadmitted.contains(where: { $0.name == client }) else { continue }
+            let ports = host.backend.audioPorts(ofClient: client)
             guard !ports.outputs.isEmpty || (admission.binding.inputs > 0 && !ports.inputs.isEmpty) else { continue }
-            let process = backend.process(ofClient: client)
+            let process = host.backend.process(ofClient: client)
             if let executable = process?.executable, executable == Self.ownExecutable {
-                programs.unadmitted.append(.init(name: client, pid: process?.pid, reason: "it runs this engine's binary (another iaa engine)"))
+                roster.unadmitted.append(.init(name: client, pid: process?.pid, reason: "it runs this engine's binary (another iaa engine)"))
                 continue
             }
             if let refusal = admissionRefusal(admission, process: process, noProcess: "its process cannot be found (it is not a jack2 client of this server, or has gone), and programs.admit names a uid or executable",
-                                              admitted: graph.admittedApps.map(\.id) + newApps.map(\.id)) {
-                programs.unadmitted.append(.init(name: client, pid: process?.pid, reason: refusal.reason, limited: refusal.limited))
+                                              admitted: host.graph.admittedApps.map(\.id) + newApps.map(\.id)) {
+                roster.unadmitted.append(.init(name: client, pid: process?.pid, reason: refusal.reason, limited: refusal.limited))
                 publish(.refused(app: nil, client: client, pid: process.map { Int($0.pid) },
                                  reason: "JACK client \"\(client)\" is not admitted: \(refusal.reason)"))
                 continue
             }
-            let id = ProgramAdmission.appID(for: client) { taken in graph.appIndex(taken) != nil || newApps.contains { $0.id == taken } }
+            let id = ProgramAdmission.appID(for: client) { taken in host.graph.appIndex(taken) != nil || newApps.contains { $0.id == taken } }
             newApps.append(admission.app(id: id, jackClient: client, type: ProgramNode.nodeType))
             processes[id] = process
         }
@@ -53,7 +53,7 @@ extension EngineCore {
         } catch {
             for app in newApps {
                 let reason = "JACK client \"\(app.program?.jackClient ?? "")\" is not admitted: \(Self.reason(error))"
-                programs.unadmitted.append(.init(name: app.program?.jackClient ?? "", pid: processes[app.id]?.pid, reason: reason))
+                roster.unadmitted.append(.init(name: app.program?.jackClient ?? "", pid: processes[app.id]?.pid, reason: reason))
                 publish(.refused(app: nil, client: app.program?.jackClient ?? "", pid: processes[app.id].map { Int($0.pid) }, reason: reason))
             }
         }
@@ -63,8 +63,8 @@ extension EngineCore {
     /// admitted (its JACK client, if it has one, is the one named like the app); without it, or
     /// when the block refuses the process, the request is refused and nothing changes.
     func admitAttaching(_ name: String, process: ProcessIdentity) throws -> App {
-        guard let admission = graph.admission else {
-            throw ControlError(.unknownApp, "no app \"\(name)\" (apps: \(graph.apps.map(\.id).joined(separator: ", "))); the graph admits no programs it does not name: add \"programs\": {\"admit\": {…}} to it to admit them (docs/programs.md)",
+        guard let admission = host.graph.admission else {
+            throw ControlError(.unknownApp, "no app \"\(name)\" (apps: \(host.graph.apps.map(\.id).joined(separator: ", "))); the graph admits no programs it does not name: add \"programs\": {\"admit\": {…}} to it to admit them (docs/programs.md)",
                                field: "app")
         }
         guard ProgramAdmission.isAppID(name) else {
@@ -74,7 +74,7 @@ extension EngineCore {
             throw ControlError(.notAdmitted, "the graph admits programs named \"\(admission.binding.jackClient ?? "")\" (programs.admit.jackClient), not \"\(name)\"",
                                field: "app")
         }
-        if let refusal = admissionRefusal(admission, process: process, noProcess: "", admitted: graph.admittedApps.map(\.id)) {
+        if let refusal = admissionRefusal(admission, process: process, noProcess: "", admitted: host.graph.admittedApps.map(\.id)) {
             publish(.refused(app: nil, client: nil, pid: Int(process.pid), reason: "app \"\(name)\" is not admitted: \(refusal.reason)"))
             throw ControlError(.notAdmitted, "process \(process.pid) may not join the graph as app \"\(name)\": \(refusal.reason)", field: "app")
         }
@@ -84,7 +84,7 @@ extension EngineCore {
         } catch {
             throw ControlError(.notAdmitted, "app \"\(name)\" cannot be added to the running graph: \(Self.reason(error))", field: "app")
         }
-        return graph.apps[graph.appIndex(name) ?? 0]
+        return host.graph.apps[host.graph.appIndex(name) ?? 0]
     }
 
     /// Why `programs.admit` does not let a process (nil: not found) join as one more app, with
@@ -108,21 +108,21 @@ extension EngineCore {
     /// and announces each with `programAdmitted`; `program` names its JACK client (nil for an
     /// attach) and process.
     private func add(_ newApps: [App], by source: ProgramEvent.Admission, program: (App) -> (client: String?, pid: Int?)) throws {
-        var grown = graph
+        var grown = host.graph
         for app in newApps {
             switch grown.admitting(app) {
             case .success(let next): grown = next
             case .failure(let error): throw ControlError(error.code, error.hint.map { "\(error.message); \($0)" } ?? error.message)
             }
         }
-        let (events, setups) = try installAdopting(grown, sameSessions: true)
+        let (events, setups) = try host.installAdopting(grown, sameSessions: true)
         for app in newApps {
             let outcome = setups[app.id]
             let (client, pid) = program(app)
-            publish(.admitted(app: app.id, client: client, pid: pid, by: source, session: sessions.policy.state(of: app.id).map(SessionLog.status),
+            publish(.admitted(app: app.id, client: client, pid: pid, by: source, session: host.sessions.policy.state(of: app.id).map(SessionLog.status),
                               refused: outcome?.error.map { "('\($0.code.fourCC)') \($0.message)" }, warnings: outcome?.warnings ?? []))
         }
-        publisher.publish(events)
+        host.publisher.publish(events)
     }
 
     /// Removes admitted app `id` once nothing of its program is left (no JACK client bound, no
@@ -132,26 +132,26 @@ extension EngineCore {
     /// identity is its program's: keeping it would grow the graph with every renamed client
     /// (`mpv-01`, `mpv-02`…) and hold places under the limit for programs that are gone.
     func removeAdmittedIfGone(_ id: String, reason: String) {
-        guard let index = graph.appIndex(id), graph.apps[index].program?.admitted == true,
-              (programs.clients[id] ?? []).isEmpty, programs.attached[id] == nil else { return }
+        guard let index = host.graph.appIndex(id), host.graph.apps[index].program?.admitted == true,
+              (roster.clients[id] ?? []).isEmpty, roster.attached[id] == nil else { return }
         do {
-            let events = try install(graph.removingAdmitted([id]), sameSessions: true)
-            programs.forget(app: id)
-            publisher.publish(events)
+            let events = try host.install(host.graph.removingAdmitted([id]), sameSessions: true)
+            roster.forget(app: id)
+            host.publisher.publish(events)
             publish(.removed(app: id, reason: reason))
         } catch {
             StandardError.warning("cannot remove admitted app \"\(id)\": \(Self.reason(error))")
             return
         }
-        let waiting = programs.unadmitted.contains(where: \.limited)
-        programs.unadmitted.removeAll(where: \.limited)
-        if waiting { routePrograms() }
+        let waiting = roster.unadmitted.contains(where: \.limited)
+        roster.unadmitted.removeAll(where: \.limited)
+        if waiting { route() }
     }
 
     /// After a routing pass: admitted apps whose program could not be bound (it went away while
     /// being admitted) are removed, as when it exits.
     func removeUnboundAdmitted() {
-        for app in graph.admittedApps where (programs.clients[app.id] ?? []).isEmpty && programs.attached[app.id] == nil {
+        for app in host.graph.admittedApps where (roster.clients[app.id] ?? []).isEmpty && roster.attached[app.id] == nil {
             removeAdmittedIfGone(app.id, reason: "its program is gone")
         }
     }
@@ -162,7 +162,7 @@ extension EngineCore {
     func carryingAdmitted(into newGraph: Graph) -> (graph: Graph, dropped: [String]) {
         var result = newGraph
         var dropped: [String] = []
-        for app in graph.admittedApps {
+        for app in host.graph.admittedApps {
             guard let admission = result.admission, result.appIndex(app.id) == nil,
                   admission.binding.matches(client: app.program?.jackClient ?? app.id),
                   admission.binding.outputs == app.program?.outputs, admission.binding.inputs == app.program?.inputs,
@@ -185,11 +185,11 @@ extension EngineCore {
     /// `status`'s `programs`: nil without `programs.admit`, else the block, the apps admitted
     /// now and the clients refused.
     func admissionStatus() -> AdmissionStatus? {
-        guard let admission = graph.admission else { return nil }
+        guard let admission = host.graph.admission else { return nil }
         let binding = admission.binding
         func names(_ ports: [PortAddress], output: Bool) -> [String] {
             ports.map { address in
-                let app = graph.apps[address.app]
+                let app = host.graph.apps[address.app]
                 return "\(app.id):\((output ? app.layout.outputs : app.layout.inputs)[address.port].name)"
             }
         }
@@ -197,7 +197,7 @@ extension EngineCore {
             admit: .init(jackClient: binding.jackClient, uid: binding.uid.map(Int.init), executable: binding.executable,
                          outputs: binding.outputs, inputs: binding.inputs, to: names(admission.to, output: false),
                          from: names(admission.from, output: true), limit: admission.limit),
-            admitted: graph.admittedApps.map(\.id), refused: programs.unadmitted.map(\.status))
+            admitted: host.graph.admittedApps.map(\.id), refused: roster.unadmitted.map(\.status))
     }
 
     /// This engine's binary (`/proc/self/exe`).

@@ -43,11 +43,11 @@ extension EngineCore {
             case .reload: return try reload(request)
             case .enable:
                 let id = try app(request).app.id
-                return .result(EnableReply(app: id, enabled: enable(id)).json)
+                return .result(EnableReply(app: id, enabled: watch.enable(id)).json)
             case .events: return .stream(topic: "events", initial: .object([("stream", .string("events"))]))
             case .top: return .stream(topic: "top", initial: .object([("stream", .string("top"))]))
             case .meters:
-                followMeters()
+                watch.followMeters()
                 return .stream(topic: "meters", initial: .object([("stream", .string("meters"))]))
             default:
                 guard method.isSessionAction else { throw ControlError(.internal, "method \"\(request.method)\" has no handler") }

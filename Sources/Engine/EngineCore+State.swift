@@ -18,7 +18,7 @@ extension EngineCore {
         jack.cycles = Int(backend.cycleCount)
         jack.cycleTime = cycleTime()
         jack.deadlineFaults = Int(backend.deadlineFaultCount)
-        jack.stalled = stall()
+        jack.stalled = watch.stall()
         let connections = rules.status(on: ground, routedBy: programs.roster.routedBy)
         return StatusReply(graph: graph.name, jack: jack, transport: transportStatus(), render: renderStatus(),
                            apps: graph.apps.indices.map(appStatus),
@@ -103,9 +103,9 @@ extension EngineCore {
 
     /// Why the engine stopped running an app's node, or nil.
     private func fault(_ app: String) -> AppStatus.Fault? {
-        if let stalled = stallFault(app) { return stalled }
+        if let stalled = watch.stallFault(app) { return stalled }
         guard let slot = backend.currentPlan?.slot(for: app), slot.isFaulted else { return nil }
-        let fault = describeFault(slot)
+        let fault = watch.describeFault(slot)
         return AppStatus.Fault(kind: fault.kind, action: fault.action.rawValue, reason: fault.reason)
     }
 

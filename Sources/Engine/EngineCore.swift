@@ -16,10 +16,10 @@ import Synchronization
 /// the bridges of link ends (``LinkSupervisor``), a satellite's link to its primary
 /// (``SatelliteLink``), program apps and their admission (``ProgramApps`` with its
 /// ``ProgramRoster``, acting on the engine through ``ProgramHost``), what has been told of
-/// health (``HealthWatch``), levels (``LevelMeters``), `dump --graph`'s file (``GraphExport``),
+/// health and levels (``EngineWatch`` with its ``HealthWatch`` and ``LevelMeters``), `dump --graph`'s file (``GraphExport``),
 /// and what it says happened (``EventPublisher``). Its own jobs, each in its own file: requests
 /// (`+Requests`, with ``RequestDecoder`` and the commands it reads, performed as
-/// ``CommandHost`` in `+Commands`), watching the running engine (`+Supervision`, `+Stall`),
+/// ``CommandHost`` in `+Commands`), the control tick (`+Supervision`),
 /// being a JACK client (`+Jack`), isolation (`+Isolation`), swapping graphs and code
 /// (`+Changes`, `+Reload`), and keeping what it acknowledges (`+Keeping`). This file holds the
 /// state and installs plans (``PlanInstall``).
@@ -54,12 +54,8 @@ final class EngineCore: @unchecked Sendable {
     var isolation: IsolationPolicy?
     /// The grants file in force: every applied graph is held to it too.
     var grants: Grants?
-    /// What has been told of xruns, stalls and faults (EngineCore+Supervision, +Stall).
-    var health = HealthWatch()
-    /// Each app's level for `top` and the `meters` stream, and the timer of the `meters` lines
-    /// while someone follows them.
-    var levels = LevelMeters()
-    var metersTimer: DispatchSourceTimer?
+    /// Health told (xruns, stalls, faults) and levels for `top` and `meters`.
+    private(set) lazy var watch = EngineWatch(host: self)
     /// JACK's buffer size as last seen (JACK also calls its callback once at activation).
     var bufferSize: Int
     /// `iaa run --watch`: reloads rebuilt plugin libraries; nil without the option.
@@ -142,3 +138,5 @@ final class EngineCore: @unchecked Sendable {
 }
 
 extension EngineCore: ProgramHost {}
+
+extension EngineCore: WatchHost {}

@@ -260,7 +260,7 @@ public struct LiveEngine {
             }
             core.queue.sync { core.tick() }
             ticks += 1
-            if ticks % 10 == 0 { core.queue.sync { core.publishTop() } }
+            if ticks % 10 == 0 { core.queue.sync { core.watch.publishTop() } }
         }
     }
 }

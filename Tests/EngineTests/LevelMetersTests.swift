@@ -22,9 +22,9 @@ struct LevelMetersTests {
     @Test("a meters line holds each app's peak and RMS since the last one; silence is -200")
     func levels() throws {
         let live = try LiveCore(Self.graph)
-        live.core.queue.sync { live.core.publishMeters() }  // metering starts with the first line
+        live.core.queue.sync { live.core.watch.publishMeters() }  // metering starts with the first line
         for _ in 0..<40 { live.backend.render(frames: 256) }
-        live.core.queue.sync { live.core.publishMeters() }
+        live.core.queue.sync { live.core.watch.publishMeters() }
         let lines = live.lines("meters")
         #expect(lines.count == 2)
         let tone = try #require(Self.level(lines.last, "tone"))
@@ -35,24 +35,24 @@ struct LevelMetersTests {
         #expect(lines.last?["meters"]?.arrayValue?.first { $0["id"]?.stringValue == "quiet" }?["peak"]?.doubleValue == TopUpdate.silence)
 
         // Nothing rendered since: the next line measures no frame.
-        live.core.queue.sync { live.core.publishMeters() }
+        live.core.queue.sync { live.core.watch.publishMeters() }
         #expect(Self.level(live.lines("meters").last, "tone")?.rms == nil)
     }
 
     @Test("what the meters took is still in top's next line: top's peak spans every take since its last line")
     func topKeepsWhatMetersTook() throws {
         let live = try LiveCore(Self.graph)
-        live.core.queue.sync { live.core.publishMeters() }
+        live.core.queue.sync { live.core.watch.publishMeters() }
         for _ in 0..<10 { live.backend.render(frames: 256) }
-        live.core.queue.sync { live.core.publishMeters() }
+        live.core.queue.sync { live.core.watch.publishMeters() }
         #expect(Self.level(live.lines("meters").last, "tone")?.peak != nil)
-        live.core.queue.sync { live.core.publishTop() }
+        live.core.queue.sync { live.core.watch.publishTop() }
         let top = try #require(live.lines("top").last.flatMap(TopUpdate.init(json:)))
         let tone = try #require(top.apps.first { $0.id == "tone" })
         #expect(abs((tone.peak ?? 0) - 20 * log10(0.5)) < 0.05, "top's peak \(String(describing: tone.peak))")
 
         // Taken by top: the next top line starts afresh.
-        live.core.queue.sync { live.core.publishTop() }
+        live.core.queue.sync { live.core.watch.publishTop() }
         #expect(live.lines("top").last.flatMap(TopUpdate.init(json:))?.apps.first { $0.id == "tone" }?.peak == nil)
     }
 }

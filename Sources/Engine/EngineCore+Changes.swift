@@ -64,33 +64,23 @@ extension EngineCore {
         }
         // Kept as a snapshot of the graph it makes: refused while nothing can be kept, and undone
         // if that snapshot cannot be written (docs/state.md).
-        let before = try keptBeforeApplying()
+        let before = try keeping?.beforeApplying()
         // Performed as any command is; its events were published as it went (`didApply`).
         let outcome = try perform(.apply(AppliedGraph(fileGraph, file: file, text: text)), at: now)
         let oldDescription = description
         replaceDescription(newDescription)
-        if let before {
+        if let before, let keeping {
             do {
-                try writeSnapshot()
+                try keeping.writeSnapshot()
             } catch {
                 let undone = GraphFile.load(text: before, file: file, registry: GraphLoading.registry, grants: grants)
                 if let graph = undone.graph {
                     _ = try? perform(.apply(AppliedGraph(graph, file: file, text: before)), at: now)
                     replaceDescription(oldDescription)
                 }
-                throw notDurable(error.message, "the graph was not applied")
+                throw keeping.notDurable(error.message, "the graph was not applied")
             }
         }
         return .result(ApplyReply(applied: true, diff: outcome.diff?.message ?? ApplyReply.Diff(), warnings: outcome.warnings).json)
-    }
-
-    /// The running graph as a file, to go back to if the applied one cannot be kept; nil when
-    /// nothing is kept. `notDurable` while changes cannot be kept at all.
-    private func keptBeforeApplying() throws -> String? {
-        guard let keeping else { return nil }
-        if let why = keeping.keeper.unwritable ?? keeping.snapshotFailure {
-            throw notDurable(why, "the graph was not applied")
-        }
-        return exportedGraph()
     }
 }

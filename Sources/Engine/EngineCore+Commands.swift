@@ -77,12 +77,12 @@ extension EngineCore: CommandHost {
     func performRequest(_ method: ControlMethod, _ request: ControlRequest) throws -> ControlReply {
         let command = try decoder.command(method, request)
         // Kept before it is made (docs/state.md): a change that cannot be kept is not made.
-        let before = keptView()
-        let planned = plannedChanges(command, from: before)
-        try keep(planned)
+        let before = keeping?.view()
+        let planned = before.flatMap { keeping?.plannedChanges(command, from: $0) } ?? []
+        try keeping?.keep(planned)
         let outcome = try perform(command, at: now)
-        if outcome.refusal != nil { keepUndoing(planned) }
-        keepSeen(unplannedChanges(since: before, planned: planned))
+        if outcome.refusal != nil { keeping?.keepUndoing(planned) }
+        if let before, let keeping { keeping.keepSeen(keeping.unplannedChanges(since: before, planned: planned)) }
         if method.isSessionAction { return sessionReply(outcome) }
         publisher.publish(outcome.events)
         if let refusal = outcome.refusal { throw ControlError(refusal) }

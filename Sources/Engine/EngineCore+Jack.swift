@@ -42,7 +42,7 @@ extension EngineCore {
     func connectionChanged(source: String, destination: String, connected: Bool) {
         checkOnQueue()
         let ours = connections.notified([source, destination], connected: connected)
-        if !ours { keepOutsideConnection(source, destination, connected: connected) }
+        if !ours { keeping?.keepOutsideConnection(source, destination, connected: connected) }
         if connected { rules.book.unhold([source, destination]) }
         if !connected, !ours { rules.removedByHand(source, destination, on: ground) }
         if connected, !ours { programs.connectionMade(source, destination) }

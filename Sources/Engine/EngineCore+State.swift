@@ -24,7 +24,7 @@ extension EngineCore {
                            apps: graph.apps.indices.map(appStatus),
                            interruption: sessions.policy.states.contains { $0.interrupted },
                            jackConnections: connections.connections, rules: connections.rules, programs: programs.admissionStatus(),
-                           satellite: satellite?.status, state: keptStateStatus())
+                           satellite: satellite?.status, state: keeping?.status ?? KeptStateStatus())
     }
 
     /// `status`'s `transport`: bar and beat (both from 1, as JACK counts them) and the tempo are

@@ -16,12 +16,12 @@ import Synchronization
 /// the bridges of link ends (``LinkSupervisor``), a satellite's link to its primary
 /// (``SatelliteLink``), program apps and their admission (``ProgramApps`` with its
 /// ``ProgramRoster``, acting on the engine through ``ProgramHost``), what has been told of
-/// health and levels (``EngineWatch`` with its ``HealthWatch`` and ``LevelMeters``), `dump --graph`'s file (``GraphExport``),
+/// health and levels (``EngineWatch`` with its ``HealthWatch`` and ``LevelMeters``), `dump --graph`'s file (``GraphExport``), what it acknowledges, kept on disk (``ChangeKeeper``),
 /// and what it says happened (``EventPublisher``). Its own jobs, each in its own file: requests
 /// (`+Requests`, with ``RequestDecoder`` and the commands it reads, performed as
 /// ``CommandHost`` in `+Commands`), the control tick (`+Supervision`),
 /// being a JACK client (`+Jack`), isolation (`+Isolation`), swapping graphs and code
-/// (`+Changes`, `+Reload`), and keeping what it acknowledges (`+Keeping`). This file holds the
+/// (`+Changes`, `+Reload`). This file holds the
 /// state and installs plans (``PlanInstall``).
 final class EngineCore: @unchecked Sendable {
     let queue = DispatchQueue(label: "iaa.control")
@@ -74,8 +74,8 @@ final class EngineCore: @unchecked Sendable {
     let links: LinkSupervisor
     /// The link to a primary engine, when this one is its satellite (`iaa run --join`).
     var satellite: SatelliteLink?
-    /// Where acknowledged changes are kept (`+Keeping`, docs/state.md); nil with `--no-state`.
-    var keeping: Keeping?
+    /// Keeps acknowledged changes (docs/state.md); nil with `--no-state`.
+    var keeping: ChangeKeeper?
 
     var graph: Graph { sessions.graph }
 
@@ -140,3 +140,5 @@ final class EngineCore: @unchecked Sendable {
 extension EngineCore: ProgramHost {}
 
 extension EngineCore: WatchHost {}
+
+extension EngineCore: KeepingHost {}

@@ -135,12 +135,12 @@ public struct LiveEngine {
             isolation.settings.realtimePriority = backend.realtimePriority.flatMap { $0 > 1 ? $0 - 1 : nil }
             isolation.settings.placement = CPUPlacement()
             core.isolation = isolation
-            core.keeping = keeping
+            core.keeping = keeping.map { ChangeKeeper($0, host: core) }
             for pair in held { core.rules.book.hold(pair) }
             core.adopt(backend)
             let startEvents = try core.startUp()
             for warning in try core.goLive(startEvents: startEvents) { StandardError.warning(warning) }
-            core.queue.sync { core.keepingStarted() }
+            core.queue.sync { core.keeping?.started() }
             let path = options.socketPath ?? ControlServer.defaultPath(client: backend.clientName)
             let server = try ControlServer(path: path, queue: core.queue,
                                            diagnostics: { StandardError.write("iaa: control: \($0)", level: .warning) },
@@ -180,7 +180,7 @@ public struct LiveEngine {
         let current = core.queue.sync {
             core.leavePrimary()
             core.links.stopAll()
-            core.keepingStopped()
+            core.keeping?.stopped()
             return core.backend
         }
         openBackend = current

@@ -18,11 +18,40 @@ struct Keeping {
     var lastFailure: String?
 }
 
+/// What keeping changes needs of the engine (``EngineCore`` is the one host): the graph, the
+/// sessions and the server as they are, the connections the engine makes itself, the running
+/// graph as a file for snapshots, and where to tell a resume.
+protocol KeepingHost: AnyObject {
+    var graph: Graph { get }
+    var sessions: AudioSessionController { get }
+    var backend: any LiveBackend { get }
+    var publisher: EventPublisher { get }
+    var rules: ConnectionRules { get }
+    var ground: ConnectionRules.Ground { get }
+    var now: Double { get }
+    func checkOnQueue()
+    func exportedGraph() -> String
+    func enginePairs() -> Set<[String]>
+    func programEndPorts() -> Set<String>
+}
+
 /// Kept state, written ahead: a request's changes are worked out without making them, kept, and
 /// only then made (`performRequest`). What changes as a consequence (a session a connection
 /// activated, a connection a session action ended) and what JACK's tools change are kept as
 /// soon as they are seen.
-extension EngineCore {
+///
+/// This component owns what keeping holds (``Keeping``: the keeper, the file the kept state
+/// grew from, the start, the failures) and reads the engine through its ``KeepingHost``. The
+/// engine has one while it keeps state (not with `--no-state`). Confined to the control queue.
+final class ChangeKeeper: @unchecked Sendable {
+    private(set) var keeping: Keeping
+    unowned let host: KeepingHost
+
+    init(_ keeping: Keeping, host: KeepingHost) {
+        self.keeping = keeping
+        self.host = host
+    }
+
     /// Snapshot after this many records: replaying stays short, and the journal small.
     static let recordsPerSnapshot: Int64 = 256
 
@@ -32,11 +61,10 @@ extension EngineCore {
         var connections: [String: KeptChange]
     }
 
-    func keptView() -> KeptView {
-        guard keeping != nil else { return KeptView(sessions: [:], connections: [:]) }
-        return KeptView(sessions: Dictionary(uniqueKeysWithValues: sessions.policy.states.map { ($0.id, KeptSession($0)) }),
-                 connections: Dictionary(graph.connections.map { connection in
-                     let (from, to) = Self.names(connection, in: graph)
+    func view() -> KeptView {
+        return KeptView(sessions: Dictionary(uniqueKeysWithValues: host.sessions.policy.states.map { ($0.id, KeptSession($0)) }),
+                 connections: Dictionary(host.graph.connections.map { connection in
+                     let (from, to) = EngineCore.names(connection, in: host.graph)
                      return ("\(from) \(to)", KeptChange.connect(from: from, to: to, gain: Double(connection.gain)))
                  }, uniquingKeysWith: { first, _ in first }))
     }
@@ -45,34 +73,33 @@ extension EngineCore {
     /// action on a copy of the policy, connections on a copy of the graph. A command that will be
     /// refused changes nothing.
     func plannedChanges(_ command: EngineCommand, from view: KeptView) -> [KeptChange] {
-        guard keeping != nil else { return [] }
         switch command {
         case .setParameter(let app, let index, let value):
-            guard let appIndex = graph.appIndex(app) else { return [] }
-            let spec = graph.apps[appIndex].type.parameters[index]
+            guard let appIndex = host.graph.appIndex(app) else { return [] }
+            let spec = host.graph.apps[appIndex].type.parameters[index]
             return [.parameter(app: app, param: spec.name, value: Double(value))]
         case .connect(let connections):
-            guard case .success = graph.connecting(connections, live: sessions.policy) else { return [] }
+            guard case .success = host.graph.connecting(connections, live: host.sessions.policy) else { return [] }
             return connections.map { connection in
-                let (from, to) = Self.names(connection, in: graph)
+                let (from, to) = EngineCore.names(connection, in: host.graph)
                 return .connect(from: from, to: to, gain: Double(connection.gain))
             }
         case .disconnect(let connections):
-            guard case .success = graph.disconnecting(connections) else { return [] }
+            guard case .success = host.graph.disconnecting(connections) else { return [] }
             return connections.map { connection in
-                let (from, to) = Self.names(connection, in: graph)
+                let (from, to) = EngineCore.names(connection, in: host.graph)
                 return .disconnect(from: from, to: to)
             }
         case .connectPorts(let pairs):
-            let live = Set(backend.livePorts().flatMap { port in
+            let live = Set(host.backend.livePorts().flatMap { port in
                 port.connections.map { port.isInput ? [$0, port.name] : [port.name, $0] }
             })
             return pairs.filter { !live.contains([$0.source, $0.destination]) }.map(handConnection)
         case .disconnectPorts(let pairs):
             return pairs.map(handRemoval)
         case .session(let action):
-            var trial = sessions.policy
-            guard trial.apply(action, at: now).error == nil else { return [] }
+            var trial = host.sessions.policy
+            guard trial.apply(action, at: host.now).error == nil else { return [] }
             return trial.states.compactMap { state in
                 let kept = KeptSession(state)
                 return view.sessions[state.id] == kept ? nil : .session(app: state.id, kept)
@@ -85,13 +112,13 @@ extension EngineCore {
     /// Keeps `changes` before they are made: on disk when this returns, or `notDurable` and
     /// nothing is changed.
     func keep(_ changes: [KeptChange]) throws {
-        guard let keeping, !changes.isEmpty else { return }
+        guard !changes.isEmpty else { return }
         do {
             if keeping.snapshotFailure != nil { try writeSnapshot() }
-            try keeping.keeper.append(changes.map { (kind: $0.kind, body: $0.body) }, at: now)
-            self.keeping?.lastFailure = nil
+            try keeping.keeper.append(changes.map { (kind: $0.kind, body: $0.body) }, at: host.now)
+            keeping.lastFailure = nil
         } catch {
-            self.keeping?.lastFailure = error.message
+            keeping.lastFailure = error.message
             throw notDurable(error.message, "nothing was changed")
         }
         snapshotWhenDue()
@@ -100,13 +127,22 @@ extension EngineCore {
     /// The refusal of a change that could not be kept: why, what became of the change, and what
     /// to do about it.
     func notDurable(_ why: String, _ outcome: String) -> ControlError {
-        ControlError(.notDurable, "\(why); \(outcome). Free space in, or fix the permissions of, \(keeping?.keeper.folder ?? "the state folder"), or run the engine with --no-state")
+        ControlError(.notDurable, "\(why); \(outcome). Free space in, or fix the permissions of, \(keeping.keeper.folder), or run the engine with --no-state")
+    }
+
+    /// The running graph as a file, to go back to if an applied one cannot be kept;
+    /// `notDurable` while changes cannot be kept at all.
+    func beforeApplying() throws -> String {
+        if let why = keeping.keeper.unwritable ?? keeping.snapshotFailure {
+            throw notDurable(why, "the graph was not applied")
+        }
+        return host.exportedGraph()
     }
 
     /// Keeps what changed without being asked for by a request of ours (a consequence, JACK's
     /// tools): it happened already, so a failure is a warning.
     func keepSeen(_ changes: [KeptChange]) {
-        guard keeping != nil, !changes.isEmpty else { return }
+        guard !changes.isEmpty else { return }
         do {
             try keep(changes)
         } catch {
@@ -116,27 +152,25 @@ extension EngineCore {
 
     /// The changes between `view` and now that `planned` did not already keep.
     func unplannedChanges(since view: KeptView, planned: [KeptChange]) -> [KeptChange] {
-        guard keeping != nil else { return [] }
-        let now = keptView()
+        let current = self.view()
         var changes: [KeptChange] = []
-        for (app, session) in now.sessions where view.sessions[app] != session {
+        for (app, session) in current.sessions where view.sessions[app] != session {
             changes.append(.session(app: app, session))
         }
-        for (key, change) in view.connections where now.connections[key] == nil {
+        for (key, change) in view.connections where current.connections[key] == nil {
             guard case .connect(let from, let to, _) = change else { continue }
             changes.append(.disconnect(from: from, to: to))
         }
-        for (key, change) in now.connections where view.connections[key] != change { changes.append(change) }
+        for (key, change) in current.connections where view.connections[key] != change { changes.append(change) }
         return changes.filter { !planned.contains($0) }
     }
 
     /// A JACK connection to one of our ports changed without our asking (`jack_connect`, a
     /// patchbay): kept, unless the engine makes it itself (a rule's, a program's route).
     func keepOutsideConnection(_ source: String, _ destination: String, connected: Bool) {
-        guard keeping != nil else { return }
         let pair = [source, destination]
         if connected {
-            guard !enginePairs().contains(pair), programEndPorts().isDisjoint(with: pair) else { return }
+            guard !host.enginePairs().contains(pair), host.programEndPorts().isDisjoint(with: pair) else { return }
             keepSeen([handConnection(PortPair(source, destination))])
         } else {
             keepSeen([handRemoval(PortPair(source, destination))])
@@ -158,31 +192,29 @@ extension EngineCore {
     /// Writes a snapshot of the running graph, which also empties the journal. `first`: the
     /// snapshot of the graph the engine starts with, without which no change may be kept.
     func writeSnapshot(first: Bool = false) throws(StateStoreError) {
-        guard let keeping else { return }
         do {
-            try keeping.keeper.writeSnapshot(source: keeping.source, sourceText: keeping.sourceText, graph: exportedGraph(),
-                                             held: rules.book.held.sorted { $0.joined() < $1.joined() })
-            self.keeping?.snapshotFailure = nil
-            self.keeping?.lastFailure = nil
+            try keeping.keeper.writeSnapshot(source: keeping.source, sourceText: keeping.sourceText, graph: host.exportedGraph(),
+                                             held: host.rules.book.held.sorted { $0.joined() < $1.joined() })
+            keeping.snapshotFailure = nil
+            keeping.lastFailure = nil
         } catch {
-            if first || keeping.snapshotFailure != nil { self.keeping?.snapshotFailure = error.message }
-            self.keeping?.lastFailure = error.message
+            if first || keeping.snapshotFailure != nil { keeping.snapshotFailure = error.message }
+            keeping.lastFailure = error.message
             throw error
         }
     }
 
     /// A snapshot once enough records are kept; a failure leaves the records, which still count.
     private func snapshotWhenDue() {
-        guard let keeping, keeping.keeper.recordsSinceSnapshot >= Self.recordsPerSnapshot else { return }
+        guard keeping.keeper.recordsSinceSnapshot >= Self.recordsPerSnapshot else { return }
         do { try writeSnapshot() } catch { StandardError.warning("no snapshot written (the journal keeps every change): \(error.message)") }
     }
 
     /// The engine runs: the snapshot every later change is kept against is written, and after a
     /// resume every app with a session hears `mediaServicesWereReset` (docs/state.md, "A restart
     /// is a reset of media services").
-    func keepingStarted() {
-        checkOnQueue()
-        guard let keeping else { return }
+    func started() {
+        host.checkOnQueue()
         do {
             try writeSnapshot(first: true)
             if let why = keeping.keeper.unwritable { StandardError.warning("changes will be refused until the state can be kept: \(why)") }
@@ -190,20 +222,18 @@ extension EngineCore {
             StandardError.warning("changes will be refused until the state can be kept: \(error.message)")
         }
         guard keeping.start.outcome == .resumed else { return }
-        publisher.publish(graph.apps.filter { $0.session != nil }.map { SessionEvent(app: $0.id, kind: .mediaServicesWereReset, time: now) })
+        host.publisher.publish(host.graph.apps.filter { $0.session != nil }.map { SessionEvent(app: $0.id, kind: .mediaServicesWereReset, time: host.now) })
     }
 
     /// The engine stops cleanly: one snapshot holds everything, and the journal is emptied.
-    func keepingStopped() {
-        checkOnQueue()
-        guard keeping != nil else { return }
+    func stopped() {
+        host.checkOnQueue()
         do { try writeSnapshot() } catch { StandardError.warning("no snapshot at exit (the journal keeps every change): \(error.message)") }
     }
 
     /// `status`'s `state`: where changes are kept, how many, whether they are refused, and what
     /// the start made of what was kept.
-    func keptStateStatus() -> KeptStateStatus {
-        guard let keeping else { return KeptStateStatus() }
+    var status: KeptStateStatus {
         let keeper = keeping.keeper
         return KeptStateStatus(journal: .init(
             folder: keeper.folder, lastChange: Int(keeper.lastSeq), sinceSnapshot: Int(keeper.recordsSinceSnapshot),
@@ -218,12 +248,12 @@ extension EngineCore {
     /// A pair removed: a rule's stays removed (held); another is struck from the kept connections.
     private func handRemoval(_ pair: PortPair) -> KeptChange {
         .jackDisconnect(from: fileName(ofPort: pair.source), to: fileName(ofPort: pair.destination),
-                        ports: [pair.source, pair.destination], rule: rules.rule(of: pair.source, pair.destination, on: ground) != nil)
+                        ports: [pair.source, pair.destination], rule: host.rules.rule(of: pair.source, pair.destination, on: host.ground) != nil)
     }
 
     /// `app:port` for one of our ports, as a graph file names it; an outside port in full.
     private func fileName(ofPort name: String) -> String {
-        guard let port = backend.livePorts().first(where: { $0.name == name }) else { return name }
+        guard let port = host.backend.livePorts().first(where: { $0.name == name }) else { return name }
         return "\(port.appID):\(port.portName)"
     }
 }

@@ -61,8 +61,8 @@ extension EngineCore: CommandHost {
             programs.roster.forget(app: id)
         }
         for id in droppedAdmitted { programs.publish(.removed(app: id, reason: "the applied graph does not admit it")) }
-        announceReloads(diff.appsReloaded, by: .apply)
-        libraryFoldersChanged()
+        reloads.announce(diff.appsReloaded, by: .apply)
+        reloads.watchFolders()
         // Every rule, not only the new ones: a pending rule is reported again, a removed one remade.
         let warnings = connectExternals(graph.externalConnections)
         for warning in warnings { StandardError.warning(warning) }

@@ -40,7 +40,7 @@ extension EngineCore {
             case .attach: return try programs.attach(request)
             case .remote: return try remote(request)
             case .apply: return try apply(request)
-            case .reload: return try reload(request)
+            case .reload: return try reloads.reload(request)
             case .enable:
                 let id = try app(request).app.id
                 return .result(EnableReply(app: id, enabled: watch.enable(id)).json)

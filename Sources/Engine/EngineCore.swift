@@ -15,14 +15,16 @@ import Synchronization
 /// It sequences components that own their state: the connection rules (``ConnectionRules``),
 /// the bridges of link ends (``LinkSupervisor``), a satellite's link to its primary
 /// (``SatelliteLink``), program apps and their admission (``ProgramApps`` with its
-/// ``ProgramRoster``, acting on the engine through ``ProgramHost``), what has been told of
-/// health and levels (``EngineWatch`` with its ``HealthWatch`` and ``LevelMeters``), `dump --graph`'s file (``GraphExport``), what it acknowledges, kept on disk (``ChangeKeeper``),
-/// and what it says happened (``EventPublisher``). Its own jobs, each in its own file: requests
-/// (`+Requests`, with ``RequestDecoder`` and the commands it reads, performed as
-/// ``CommandHost`` in `+Commands`), the control tick (`+Supervision`),
-/// being a JACK client (`+Jack`), isolation (`+Isolation`), swapping graphs and code
-/// (`+Changes`, `+Reload`). This file holds the
-/// state and installs plans (``PlanInstall``).
+/// ``ProgramRoster``), health and levels (``EngineWatch`` with its ``HealthWatch`` and
+/// ``LevelMeters``), what it acknowledges, kept on disk (``ChangeKeeper``), rebuilt plugin
+/// libraries swapped in (``LibraryReloads``), `dump --graph`'s file (``GraphExport``), and what
+/// it says happened (``EventPublisher``). A component that acts on the engine does so through a
+/// protocol naming what it needs (``ProgramHost``, ``WatchHost``, ``KeepingHost``,
+/// ``ReloadHost``). The core's own jobs, each in its own file: requests (`+Requests`, with
+/// ``RequestDecoder`` and the commands it reads, performed as ``CommandHost`` in `+Commands`),
+/// the control tick (`+Supervision`), being a JACK client (`+Jack`), isolation (`+Isolation`),
+/// latency (`+Latency`), swapping graphs (`+Changes`) and what the read methods report
+/// (`+State`). This file holds the state and installs plans (``PlanInstall``).
 final class EngineCore: @unchecked Sendable {
     let queue = DispatchQueue(label: "iaa.control")
     var backend: any LiveBackend
@@ -58,8 +60,8 @@ final class EngineCore: @unchecked Sendable {
     private(set) lazy var watch = EngineWatch(host: self)
     /// JACK's buffer size as last seen (JACK also calls its callback once at activation).
     var bufferSize: Int
-    /// `iaa run --watch`: reloads rebuilt plugin libraries; nil without the option.
-    var libraryWatcher: LibraryWatcher?
+    /// `reload` and `iaa run --watch`: rebuilt plugin libraries swapped in.
+    private(set) lazy var reloads = LibraryReloads(host: self)
     /// Set on JACK's notification thread when a port or client appeared; cleared by the pass over
     /// the graph's JACK connection rules it queued (one pass for a burst of registrations).
     let rulesDue = Atomic<Bool>(false)
@@ -142,3 +144,5 @@ extension EngineCore: ProgramHost {}
 extension EngineCore: WatchHost {}
 
 extension EngineCore: KeepingHost {}
+
+extension EngineCore: ReloadHost {}

@@ -148,10 +148,10 @@ public struct LiveEngine {
                                            handler: { [core] request in core.handle(request) })
             core.queue.sync { core.publisher.server = server }
             if options.watchLibraries {
-                let watcher = try LibraryWatcher(queue: core.queue) { [core] in core.reloadChangedLibraries() }
+                let watcher = try LibraryWatcher(queue: core.queue) { [core] in core.reloads.reloadChanged() }
                 core.queue.sync {
-                    core.libraryWatcher = watcher
-                    core.libraryFoldersChanged()
+                    core.reloads.watcher = watcher
+                    core.reloads.watchFolders()
                 }
                 StandardError.write("iaa: watching the plugin libraries' folders; a rebuilt library is reloaded")
             }

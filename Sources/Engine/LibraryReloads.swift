@@ -1,23 +1,46 @@
 import AudioGraph
+import AudioSession
 import ControlSocket
+import Foundation
 import NodeKit
 import PluginHost
 
+/// What reloading plugin libraries needs of the engine (``EngineCore`` is the one host).
+protocol ReloadHost: AnyObject {
+    var graph: Graph { get }
+    var backend: any LiveBackend { get }
+    var publisher: EventPublisher { get }
+    func checkOnQueue()
+    func install(_ newGraph: Graph, sameSessions: Bool) throws -> [SessionEvent]
+    func app(_ request: ControlRequest, _ name: String) throws -> (index: Int, app: App)
+}
+
 /// `reload` and `iaa run --watch`: swapping in the current build of rebuilt plugin libraries
 /// while the engine runs, keeping each app's parameter values and every connection.
-extension EngineCore {
+///
+/// This component owns the folder watcher of `iaa run --watch` (none without it) and acts on
+/// the engine through its ``ReloadHost``. Confined to the engine's control queue.
+final class LibraryReloads: @unchecked Sendable {
+    /// `iaa run --watch`: reloads rebuilt plugin libraries; nil without the option.
+    var watcher: LibraryWatcher?
+    unowned let host: ReloadHost
+
+    init(host: ReloadHost) {
+        self.host = host
+    }
+
     /// What made the engine swap in a rebuilt library, as the `reload` event's `by` says.
-    typealias ReloadCause = ReloadNotice.Cause
+    typealias Cause = ReloadNotice.Cause
 
     /// What the current build of one app's library offers in its place, or why it cannot go in.
-    enum ReloadOutcome {
+    enum Outcome {
         case unchanged(library: String)
         case rebuilt(App, library: String, identity: String)
     }
 
     /// `reload` (`app`): swaps in the app's rebuilt library, or says it is unchanged.
     func reload(_ request: ControlRequest) throws -> ControlReply {
-        let (_, app) = try app(request)
+        let (_, app) = try host.app(request, "app")
         switch try rebuiltApp(app) {
         case .unchanged(let library):
             return .result(ReloadReply(app: app.id, reloaded: false, library: library).json)
@@ -29,10 +52,10 @@ extension EngineCore {
 
     /// Reloads every app whose library file changed on disk (`--watch`); a library that does
     /// not load (a build still being written, a broken one) is a warning, and the old code runs on.
-    func reloadChangedLibraries() {
-        checkOnQueue()
+    func reloadChanged() {
+        host.checkOnQueue()
         var rebuilt: [App] = []
-        for app in graph.apps where app.type.code != nil {
+        for app in host.graph.apps where app.type.code != nil {
             do {
                 if case .rebuilt(let new, _, _) = try rebuiltApp(app) { rebuilt.append(new) }
             } catch let error as ControlError {
@@ -52,7 +75,7 @@ extension EngineCore {
     /// The app as it would run the current build of its library. A build that changes what the
     /// graph was validated against (ports, parameters, entitlements, component) is refused:
     /// `apply` loads it with every check.
-    func rebuiltApp(_ app: App) throws -> ReloadOutcome {
+    func rebuiltApp(_ app: App) throws -> Outcome {
         guard let code = app.type.code else {
             throw ControlError(.notReloadable, "app \"\(app.id)\" runs the built-in node type \"\(app.type.id)\"; only plugin libraries reload",
                                field: "app")
@@ -89,45 +112,45 @@ extension EngineCore {
     }
 
     /// Points the `--watch` watcher at the libraries the running graph loaded.
-    func libraryFoldersChanged() {
-        checkOnQueue()
-        guard let watcher = libraryWatcher else { return }
-        let libraries = Set(graph.apps.compactMap { $0.type.code?.library }).sorted()
+    func watchFolders() {
+        host.checkOnQueue()
+        guard let watcher else { return }
+        let libraries = Set(host.graph.apps.compactMap { $0.type.code?.library }).sorted()
         for warning in watcher.watch(libraries: libraries) { StandardError.warning(warning) }
     }
 
     /// Installs the running graph with `apps` replaced, every app keeping its live parameter
     /// values (what `iaa set` changed too), and announces each reload on the event stream.
-    func swapIn(_ apps: [App], by cause: ReloadCause) throws {
-        let plan = backend.currentPlan
+    func swapIn(_ apps: [App], by cause: Cause) throws {
+        let plan = host.backend.currentPlan
         let replaced = Dictionary(uniqueKeysWithValues: apps.map { ($0.id, $0) })
-        let live = graph.apps.map { app in
+        let live = host.graph.apps.map { app in
             let base = replaced[app.id] ?? app
             let values = app.type.parameters.indices.map { plan?.slot(for: app.id)?.parameterTarget($0) ?? app.parameters[$0] }
             return App(id: base.id, role: base.role, type: base.type, configuration: base.configuration, parameters: values,
                        layout: base.layout, session: base.session, component: base.component, program: base.program,
                        link: base.link, isolation: base.isolation)
         }
-        let current = graph
+        let current = host.graph
         let newGraph = Graph(name: current.name, apps: live, connections: current.connections,
                              externalConnections: current.externalConnections, order: current.order, policy: current.policy,
                              transport: current.transport, exposure: current.exposure, isolation: current.isolation,
                              admission: current.admission, latency: current.latency)
         do {
-            publisher.publish(try install(newGraph, sameSessions: true))
+            host.publisher.publish(try host.install(newGraph, sameSessions: true))
         } catch let error as PluginCreateError {
             // Nothing changed: the node is created before the old one fades out.
             throw ControlError(.createFailed, "\(error); the old build keeps running", field: "app")
         }
-        announceReloads(apps.map(\.id), by: cause)
-        libraryFoldersChanged()
+        announce(apps.map(\.id), by: cause)
+        watchFolders()
     }
 
     /// One `reload` line on the event stream and stderr per app now running a rebuilt library.
-    func announceReloads(_ apps: [String], by cause: ReloadCause) {
+    func announce(_ apps: [String], by cause: Cause) {
         for id in apps {
-            let library = graph.appIndex(id).flatMap { graph.apps[$0].type.code?.library } ?? ""
-            publisher.announce(.reload(ReloadNotice(app: id, library: library, by: cause)))
+            let library = host.graph.appIndex(id).flatMap { host.graph.apps[$0].type.code?.library } ?? ""
+            host.publisher.announce(.reload(ReloadNotice(app: id, library: library, by: cause)))
             StandardError.write("iaa: reloaded \"\(id)\" from the rebuilt \(library) (\(cause.rawValue))")
         }
     }

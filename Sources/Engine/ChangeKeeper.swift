@@ -64,7 +64,7 @@ final class ChangeKeeper: @unchecked Sendable {
     func view() -> KeptView {
         return KeptView(sessions: Dictionary(uniqueKeysWithValues: host.sessions.policy.states.map { ($0.id, KeptSession($0)) }),
                  connections: Dictionary(host.graph.connections.map { connection in
-                     let (from, to) = EngineCore.names(connection, in: host.graph)
+                     let (from, to) = host.graph.names(connection)
                      return ("\(from) \(to)", KeptChange.connect(from: from, to: to, gain: Double(connection.gain)))
                  }, uniquingKeysWith: { first, _ in first }))
     }
@@ -81,13 +81,13 @@ final class ChangeKeeper: @unchecked Sendable {
         case .connect(let connections):
             guard case .success = host.graph.connecting(connections, live: host.sessions.policy) else { return [] }
             return connections.map { connection in
-                let (from, to) = EngineCore.names(connection, in: host.graph)
+                let (from, to) = host.graph.names(connection)
                 return .connect(from: from, to: to, gain: Double(connection.gain))
             }
         case .disconnect(let connections):
             guard case .success = host.graph.disconnecting(connections) else { return [] }
             return connections.map { connection in
-                let (from, to) = EngineCore.names(connection, in: host.graph)
+                let (from, to) = host.graph.names(connection)
                 return .disconnect(from: from, to: to)
             }
         case .connectPorts(let pairs):

@@ -92,7 +92,7 @@ extension EngineCore: CommandHost {
             return .result(SetReply(app: app, param: try decoder.string(request, "param"), value: Double(value)).json)
         case .connect(let connections):
             return .result(ConnectionsReply(.connected, connections.map { connection in
-                let (from, to) = Self.names(connection, in: graph)
+                let (from, to) = graph.names(connection)
                 return .init(from: from, to: to, isInternal: true, already: false)
             }).json)
         case .connectPorts(let pairs):
@@ -101,7 +101,7 @@ extension EngineCore: CommandHost {
             }).json)
         case .disconnect(let connections):
             return .result(ConnectionsReply(.disconnected, connections.map { connection in
-                let (from, to) = Self.names(connection, in: graph)
+                let (from, to) = graph.names(connection)
                 return .init(from: from, to: to, isInternal: true)
             }).json)
         case .disconnectPorts(let pairs):

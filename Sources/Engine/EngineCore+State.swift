@@ -79,7 +79,7 @@ extension EngineCore {
             own: latency.own[index], arrival: latency.arrival[index], output: latency.output(index),
             outside: delaysOutside ? latency.outsideDelay(index) : 0,
             compensation: delayed.map { connection in
-                let (from, to) = Self.names(graph.connections[connection], in: graph)
+                let (from, to) = graph.names(graph.connections[connection])
                 return AppStatus.Latency.Compensation(from: from, to: to, delay: latency.delay[connection])
             })
     }
@@ -114,7 +114,7 @@ extension EngineCore {
         return DumpReply(
             graph: graph.name, apps: graph.apps.indices.map(appStatus),
             connections: graph.connections.map { connection in
-                let (from, to) = Self.names(connection, in: graph)
+                let (from, to) = graph.names(connection)
                 return DumpReply.Connection(from: from, to: to, gain: Double(connection.gain))
             },
             jackConnections: backend.livePorts().flatMap { port in
@@ -124,12 +124,6 @@ extension EngineCore {
                           backgroundTaskTime: graph.policy.backgroundTaskSeconds),
             tempo: graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar,
             device: .init(silent: device.silent, locked: device.locked, routeAvailable: device.routeAvailable))
-    }
-
-    /// `APP:PORT` names of both ends of an internal connection.
-    static func names(_ connection: Connection, in graph: Graph) -> (String, String) {
-        let from = graph.apps[connection.from.app], to = graph.apps[connection.to.app]
-        return ("\(from.id):\(from.layout.outputs[connection.from.port].name)", "\(to.id):\(to.layout.inputs[connection.to.port].name)")
     }
 
     static func portJSON(_ port: LivePort) -> ControlJSON {
@@ -158,7 +152,7 @@ extension EngineCore {
             lines.append("  }")
         }
         for connection in graph.connections {
-            let (from, to) = Self.names(connection, in: graph)
+            let (from, to) = graph.names(connection)
             let label = connection.gain == 1 ? "" : " label=\"\(connection.gain)\""
             lines.append("  \"\(graph.apps[connection.from.app].id)\" -> \"\(graph.apps[connection.to.app].id)\" [tooltip=\"\(from) -> \(to)\"\(label)];")
         }

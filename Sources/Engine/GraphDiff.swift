@@ -40,7 +40,7 @@ struct GraphDiff {
     }
 
     static func text(_ connection: Connection, in graph: Graph) -> String {
-        let (from, to) = EngineCore.names(connection, in: graph)
+        let (from, to) = graph.names(connection)
         return connection.gain == 1 ? "\(from) -> \(to)" : "\(from) -> \(to) (gain \(connection.gain))"
     }
 
@@ -60,5 +60,13 @@ struct GraphDiff {
                         connectionsAdded: connectionsAdded, connectionsRemoved: connectionsRemoved,
                         jackConnectionsAdded: jackConnectionsAdded, jackConnectionsRemoved: jackConnectionsRemoved,
                         exposeChanged: exposeChanged)
+    }
+}
+
+extension Graph {
+    /// `APP:PORT` names of both ends of an internal connection.
+    func names(_ connection: Connection) -> (String, String) {
+        let from = apps[connection.from.app], to = apps[connection.to.app]
+        return ("\(from.id):\(from.layout.outputs[connection.from.port].name)", "\(to.id):\(to.layout.inputs[connection.to.port].name)")
     }
 }

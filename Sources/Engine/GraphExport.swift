@@ -49,7 +49,7 @@ struct GraphExport {
         lines.append(graph.connections.filter {
             !admitted.contains(graph.apps[$0.from.app].id) && !admitted.contains(graph.apps[$0.to.app].id)
         }.map { connection in
-            let (from, to) = EngineCore.names(connection, in: graph)
+            let (from, to) = graph.names(connection)
             var pairs: [(String, ControlJSON)] = [("from", .string(from)), ("to", .string(to))]
             if connection.gain != 1 { pairs.append(("gain", .number(Double(connection.gain)))) }
             return "    " + ControlJSON.object(pairs).text

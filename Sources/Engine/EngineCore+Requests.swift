@@ -29,10 +29,10 @@ extension EngineCore {
             }
             try programs.checkOwner(request)
             switch method {
-            case .status: return .result(status().json)
-            case .dump: return .result(request["graph"]?.boolValue == true ? GraphFileReply(file: exportedGraph()).json : dump().json)
-            case .ports: return .result(.array(backend.livePorts().map(Self.portJSON)))
-            case .graph: return .result(.object([("dot", .string(dot()))]))
+            case .status: return .result(report.status().json)
+            case .dump: return .result(request["graph"]?.boolValue == true ? GraphFileReply(file: exportedGraph()).json : report.dump().json)
+            case .ports: return .result(.array(backend.livePorts().map(EngineReport.portJSON)))
+            case .graph: return .result(.object([("dot", .string(report.dot()))]))
             case .connect, .disconnect, .set: return try performRequest(method, request)
             case .get: return try getParameters(request)
             case .preferredBuffer: return try preferredBuffer(request)

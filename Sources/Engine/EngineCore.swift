@@ -23,8 +23,9 @@ import Synchronization
 /// ``ReloadHost``). The core's own jobs, each in its own file: requests (`+Requests`, with
 /// ``RequestDecoder`` and the commands it reads, performed as ``CommandHost`` in `+Commands`),
 /// the control tick (`+Supervision`), being a JACK client (`+Jack`), isolation (`+Isolation`),
-/// latency (`+Latency`), swapping graphs (`+Changes`) and what the read methods report
-/// (`+State`). This file holds the state and installs plans (``PlanInstall``).
+/// latency (`+Latency`) and swapping graphs (`+Changes`); what the read methods report is an
+/// ``EngineReport`` made when asked. This file holds the state and installs plans
+/// (``PlanInstall``).
 final class EngineCore: @unchecked Sendable {
     let queue = DispatchQueue(label: "iaa.control")
     var backend: any LiveBackend
@@ -146,3 +147,8 @@ extension EngineCore: WatchHost {}
 extension EngineCore: KeepingHost {}
 
 extension EngineCore: ReloadHost {}
+
+extension EngineCore: ReportHost {
+    /// What the read methods report, made now.
+    var report: EngineReport { EngineReport(host: self) }
+}

@@ -1,67 +1,90 @@
 import AudioGraph
 import AudioSession
+import Isolation
 import ControlSocket
 import JackBackend
 import NodeKit
 import PluginHost
 
-/// What the read methods report: status, dump, ports, the Graphviz picture.
-extension EngineCore {
+/// What reporting needs of the engine (``EngineCore`` is the one host): everything `status`
+/// shows, read as it is at the moment of the request.
+protocol ReportHost: AnyObject {
+    var serverName: String? { get }
+    var clientName: String { get }
+    var backend: any LiveBackend { get }
+    var graph: Graph { get }
+    var sessions: AudioSessionController { get }
+    var programs: ProgramApps { get }
+    var links: LinkSupervisor { get }
+    var rules: ConnectionRules { get }
+    var ground: ConnectionRules.Ground { get }
+    var satellite: SatelliteLink? { get }
+    var keeping: ChangeKeeper? { get }
+    var watch: EngineWatch { get }
+    func isolatedNode(_ app: String) -> IsolatedNode?
+    func isolationStatus(_ app: String) -> AppStatus.Isolation?
+}
+
+/// What the read methods report: `status`, `dump`, `ports`, the Graphviz picture; made from the
+/// engine as it is when asked, and holding nothing of its own.
+struct EngineReport {
+    unowned let host: ReportHost
+
     func status() -> StatusReply {
-        var jack = JackStatus(server: serverName ?? "default", client: clientName)
-        jack.sampleRate = backend.sampleRate
-        jack.bufferSize = backend.currentBufferSize
-        jack.dspLoad = (backend.dspLoad * 100).rounded() / 100
-        jack.xruns = Int(backend.xrunCount)
-        jack.ourXruns = Int(backend.ourXrunCount)
-        jack.preemptedCycles = Int(backend.preemptedOverrunCount)
-        jack.cycles = Int(backend.cycleCount)
+        var jack = JackStatus(server: host.serverName ?? "default", client: host.clientName)
+        jack.sampleRate = host.backend.sampleRate
+        jack.bufferSize = host.backend.currentBufferSize
+        jack.dspLoad = (host.backend.dspLoad * 100).rounded() / 100
+        jack.xruns = Int(host.backend.xrunCount)
+        jack.ourXruns = Int(host.backend.ourXrunCount)
+        jack.preemptedCycles = Int(host.backend.preemptedOverrunCount)
+        jack.cycles = Int(host.backend.cycleCount)
         jack.cycleTime = cycleTime()
-        jack.deadlineFaults = Int(backend.deadlineFaultCount)
-        jack.stalled = watch.stall()
-        let connections = rules.status(on: ground, routedBy: programs.roster.routedBy)
-        return StatusReply(graph: graph.name, jack: jack, transport: transportStatus(), render: renderStatus(),
-                           apps: graph.apps.indices.map(appStatus),
-                           interruption: sessions.policy.states.contains { $0.interrupted },
-                           jackConnections: connections.connections, rules: connections.rules, programs: programs.admissionStatus(),
-                           satellite: satellite?.status, state: keeping?.status ?? KeptStateStatus())
+        jack.deadlineFaults = Int(host.backend.deadlineFaultCount)
+        jack.stalled = host.watch.stall()
+        let connections = host.rules.status(on: host.ground, routedBy: host.programs.roster.routedBy)
+        return StatusReply(graph: host.graph.name, jack: jack, transport: transportStatus(), render: renderStatus(),
+                           apps: host.graph.apps.indices.map(appStatus),
+                           interruption: host.sessions.policy.states.contains { $0.interrupted },
+                           jackConnections: connections.connections, rules: connections.rules, programs: host.programs.admissionStatus(),
+                           satellite: host.satellite?.status, state: host.keeping?.status ?? KeptStateStatus())
     }
 
     /// `status`'s `transport`: bar and beat (both from 1, as JACK counts them) and the tempo are
     /// what nodes see this cycle, JACK's timebase master's when there is one.
     private func transportStatus() -> TransportStatus {
-        let transport = backend.transport
+        let transport = host.backend.transport
         return TransportStatus(playing: transport.isPlaying, recording: transport.isRecording, tempo: transport.tempo,
                                beatsPerBar: transport.beatsPerBar, bar: Int(transport.bar),
                                beat: Int(transport.beatInBar.rounded(.down)) + 1)
     }
 
     func appStatus(_ index: Int) -> AppStatus {
-        let app = graph.apps[index]
+        let app = host.graph.apps[index]
         var status = AppStatus(id: app.id, role: app.role.rawValue, plugin: app.type.id)
         status.component = app.component?.codes
-        status.hosts = app.role == .node ? InterAppAudioRules.hosts(of: index, in: graph).map { graph.apps[$0].id } : []
-        let slot = backend.currentPlan?.slot(for: app.id)
+        status.hosts = app.role == .node ? InterAppAudioRules.hosts(of: index, in: host.graph).map { host.graph.apps[$0].id } : []
+        let slot = host.backend.currentPlan?.slot(for: app.id)
         status.gain = Double(slot?.policyGainTargetValue ?? 1)
-        status.muted = (slot?.isFaulted ?? false) || isolatedNode(app.id).map { $0.status.state != .running } == true
+        status.muted = (slot?.isFaulted ?? false) || host.isolatedNode(app.id).map { $0.status.state != .running } == true
         status.fault = fault(app.id)
-        status.isolation = isolationStatus(app.id)
+        status.isolation = host.isolationStatus(app.id)
         status.library = app.type.code.map { code in
             AppStatus.Library(path: code.library, identity: code.identity,
                               rebuilt: LibraryFileIdentity(path: code.library).map { $0.description != code.identity } ?? false)
         }
         status.outputs = outputs(app.id)
         status.latency = latency(index)
-        status.session = sessions.policy.state(of: app.id).map(SessionLog.status)
-        status.program = programs.status(of: app)
-        status.link = links.status(of: app, sampleRate: backend.sampleRate)
+        status.session = host.sessions.policy.state(of: app.id).map(SessionLog.status)
+        status.program = host.programs.status(of: app)
+        status.link = host.links.status(of: app, sampleRate: host.backend.sampleRate)
         return status
     }
 
     /// A plugin's control outputs (meters, gain reduction, latency) by symbol, or nil for nodes
     /// that report none.
     private func outputs(_ app: String) -> [AppStatus.Reading]? {
-        guard let node = backend.currentPlan?.slot(for: app)?.anyNode as? any ReportingNode else { return nil }
+        guard let node = host.backend.currentPlan?.slot(for: app)?.anyNode as? any ReportingNode else { return nil }
         let readings = node.readings
         return readings.isEmpty ? nil : readings.map { AppStatus.Reading(name: $0.name, value: Double($0.value)) }
     }
@@ -70,16 +93,16 @@ extension EngineCore {
     /// (`arrival`) and its output leaves (`output`), the delay on each compensated connection
     /// into it and on an outside signal entering its ports (docs/latency.md).
     private func latency(_ index: Int) -> AppStatus.Latency? {
-        guard let latency = backend.currentPlan?.latency, latency.own.count == graph.apps.count else { return nil }
-        let delayed = graph.connections.indices.filter { graph.connections[$0].to.app == index && latency.delay[$0] > 0 }
-        let delaysOutside = graph.apps[index].layout.inputs.indices.contains {
-            CompensationLines.hasOutsideEntry(graph, app: index, port: $0)
+        guard let latency = host.backend.currentPlan?.latency, latency.own.count == host.graph.apps.count else { return nil }
+        let delayed = host.graph.connections.indices.filter { host.graph.connections[$0].to.app == index && latency.delay[$0] > 0 }
+        let delaysOutside = host.graph.apps[index].layout.inputs.indices.contains {
+            CompensationLines.hasOutsideEntry(host.graph, app: index, port: $0)
         }
         return AppStatus.Latency(
             own: latency.own[index], arrival: latency.arrival[index], output: latency.output(index),
             outside: delaysOutside ? latency.outsideDelay(index) : 0,
             compensation: delayed.map { connection in
-                let (from, to) = graph.names(graph.connections[connection])
+                let (from, to) = host.graph.names(host.graph.connections[connection])
                 return AppStatus.Latency.Compensation(from: from, to: to, delay: latency.delay[connection])
             })
     }
@@ -87,7 +110,7 @@ extension EngineCore {
     /// The threads cycles run on (docs/parallel.md): how many, whether the running plan's cycles
     /// are split now, and per worker the steps it ran and its time in the last cycle it joined.
     private func renderStatus() -> RenderStatus {
-        let render = backend.renderThreads
+        let render = host.backend.renderThreads
         return RenderStatus(threads: render.threads, split: render.split,
                             workers: zip(render.workerSteps, render.workerBusySeconds).map { steps, busy in
                                 RenderStatus.Worker(steps: Int(steps), busy: (busy * 1e8).rounded() / 100)
@@ -96,33 +119,33 @@ extension EngineCore {
 
     /// The engine's own processing time per cycle since the client opened, in microseconds.
     private func cycleTime() -> JackStatus.CycleTime {
-        let times = backend.cycleTimes
+        let times = host.backend.cycleTimes
         func microseconds(_ nanoseconds: Double) -> Double { (nanoseconds / 10).rounded() / 100 }
         return JackStatus.CycleTime(median: microseconds(times.median), p99: microseconds(times.p99), max: microseconds(times.maximum))
     }
 
     /// Why the engine stopped running an app's node, or nil.
     private func fault(_ app: String) -> AppStatus.Fault? {
-        if let stalled = watch.stallFault(app) { return stalled }
-        guard let slot = backend.currentPlan?.slot(for: app), slot.isFaulted else { return nil }
-        let fault = watch.describeFault(slot)
+        if let stalled = host.watch.stallFault(app) { return stalled }
+        guard let slot = host.backend.currentPlan?.slot(for: app), slot.isFaulted else { return nil }
+        let fault = host.watch.describeFault(slot)
         return AppStatus.Fault(kind: fault.kind, action: fault.action.rawValue, reason: fault.reason)
     }
 
     func dump() -> DumpReply {
-        let device = sessions.policy.device
+        let device = host.sessions.policy.device
         return DumpReply(
-            graph: graph.name, apps: graph.apps.indices.map(appStatus),
-            connections: graph.connections.map { connection in
-                let (from, to) = graph.names(connection)
+            graph: host.graph.name, apps: host.graph.apps.indices.map(appStatus),
+            connections: host.graph.connections.map { connection in
+                let (from, to) = host.graph.names(connection)
                 return DumpReply.Connection(from: from, to: to, gain: Double(connection.gain))
             },
-            jackConnections: backend.livePorts().flatMap { port in
+            jackConnections: host.backend.livePorts().flatMap { port in
                 port.connections.map { other in ConnectionEnds(from: port.isInput ? other : port.name, to: port.isInput ? port.name : other) }
             },
-            policy: .init(duckLevel: graph.policy.duckLevelDecibels, rampTime: graph.policy.rampSeconds,
-                          backgroundTaskTime: graph.policy.backgroundTaskSeconds),
-            tempo: graph.transport.tempo, beatsPerBar: graph.transport.beatsPerBar,
+            policy: .init(duckLevel: host.graph.policy.duckLevelDecibels, rampTime: host.graph.policy.rampSeconds,
+                          backgroundTaskTime: host.graph.policy.backgroundTaskSeconds),
+            tempo: host.graph.transport.tempo, beatsPerBar: host.graph.transport.beatsPerBar,
             device: .init(silent: device.silent, locked: device.locked, routeAvailable: device.routeAvailable))
     }
 
@@ -135,12 +158,12 @@ extension EngineCore {
     func dot() -> String {
         var lines = ["digraph iaa {", "  rankdir=LR;", "  node [shape=box, style=rounded];"]
         for role in AppRole.allCases {
-            let members = graph.apps.filter { $0.role == role }
+            let members = host.graph.apps.filter { $0.role == role }
             guard !members.isEmpty else { continue }
             lines.append("  subgraph cluster_\(role.rawValue) {")
             lines.append("    label=\"\(role.rawValue)s\";")
             for app in members {
-                let state = sessions.policy.state(of: app.id)
+                let state = host.sessions.policy.state(of: app.id)
                 let dashed = (state?.ducked ?? false) || (state?.suspended ?? false)
                 let detail = state.map { "\\n\($0.category.rawValue)\($0.audible ? "" : " (silent)")" } ?? ""
                 // An admitted program is not in the graph file: dotted, and said so.
@@ -151,12 +174,12 @@ extension EngineCore {
             }
             lines.append("  }")
         }
-        for connection in graph.connections {
-            let (from, to) = graph.names(connection)
+        for connection in host.graph.connections {
+            let (from, to) = host.graph.names(connection)
             let label = connection.gain == 1 ? "" : " label=\"\(connection.gain)\""
-            lines.append("  \"\(graph.apps[connection.from.app].id)\" -> \"\(graph.apps[connection.to.app].id)\" [tooltip=\"\(from) -> \(to)\"\(label)];")
+            lines.append("  \"\(host.graph.apps[connection.from.app].id)\" -> \"\(host.graph.apps[connection.to.app].id)\" [tooltip=\"\(from) -> \(to)\"\(label)];")
         }
-        lines += rules.dotLines(on: ground, routedBy: programs.roster.routedBy)
+        lines += host.rules.dotLines(on: host.ground, routedBy: host.programs.roster.routedBy)
         lines.append("}")
         return lines.joined(separator: "\n")
     }

@@ -236,7 +236,18 @@ extension JackIntegration {
             defer { a.stop() }
             let first = try #require(try b.awaitLink("fromHead", "running"), "\(b.engine.stderr)")
             let bridge = try #require(first["pid"]?.intValue.map(Int32.init))
-            #expect(abs((Double(try b.python(Self.level(of: "lr:speakers.out"))) ?? 0) - 0.5 / 2.0.squareRoot()) < 0.003)
+            // Heard at the sender's level; on a busy machine the receiver may run dry for a moment
+            // (the link says `lost`, then `running`), so the level is measured again, up to three times.
+            func heard() throws -> Double {
+                var level = 0.0
+                for _ in 1...3 {
+                    level = Double(try b.python(Self.level(of: "lr:speakers.out"))) ?? 0
+                    if abs(level - 0.5 / 2.0.squareRoot()) < 0.003 { break }
+                    _ = try b.awaitLink("fromHead", "running")
+                }
+                return level
+            }
+            #expect(abs(try heard() - 0.5 / 2.0.squareRoot()) < 0.003)
             // The bridge killed: the engine starts it again within its first pause (0.5 s) and it locks again.
             let killed = ContinuousClock.now
             kill(bridge, SIGKILL)
@@ -253,8 +264,11 @@ extension JackIntegration {
             let dropouts = again?["dropouts"]?.intValue ?? 0, underruns = again?["underruns"]?.intValue ?? 0
             #expect(again?["restarts"]?.intValue == 1 && dropouts >= 1 && dropouts <= 1 + underruns, "\(String(describing: again))")
             #expect(again?["lastExit"]?.stringValue?.hasPrefix("zita-n2j was killed by signal 9") == true)
-            #expect(b.engine.stderr.contains(#""name":"linkState","state":"restarting","previous":"running","reason":"zita-n2j was killed by signal 9"#))
-            #expect(abs((Double(try b.python(Self.level(of: "lr:speakers.out"))) ?? 0) - 0.5 / 2.0.squareRoot()) < 0.003)
+            // From `running`, or from `lost` when the receiver had run dry just before the kill.
+            #expect(b.engine.stderr.split(separator: "\n").contains {
+                $0.contains(#""name":"linkState","state":"restarting","#) && $0.contains(#""reason":"zita-n2j was killed by signal 9"#)
+            }, "\(b.engine.stderr)")
+            #expect(abs(try heard() - 0.5 / 2.0.squareRoot()) < 0.003)
             // The engine killed: its bridge dies with it, and frees the port for the next engine.
             let second = try #require(again?["pid"]?.intValue.map(Int32.init))
             kill(b.engine.process.processIdentifier, SIGKILL)

@@ -28,6 +28,37 @@ final class ChildProcess {
 
     /// Forks and execs `argv` with the segment as descriptor 3 and a new pipe as its stdout and
     /// stderr (see iaa_isolation_spawn); the pipe's write end is then only in the child.
+    /// How long the child's threads have run on a CPU (ns, `/proc/PID/task/*/schedstat`) and
+    /// whether one of them is runnable now (state `R`: running, or waiting for a CPU); nil once
+    /// it is gone.
+    func schedulerState() -> (ran: UInt64, runnable: Bool)? {
+        guard let tasks = opendir("/proc/\(pid)/task") else { return nil }
+        defer { closedir(tasks) }
+        var ran: UInt64 = 0, runnable = false
+        while let entry = readdir(tasks) {
+            let task = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard task.first?.isNumber == true else { continue }
+            if let times = Self.read("/proc/\(pid)/task/\(task)/schedstat"), let first = times.split(separator: " ").first {
+                ran &+= UInt64(first) ?? 0
+            }
+            // `PID (COMM) STATE …`: the state follows the command's closing parenthesis.
+            if let stat = Self.read("/proc/\(pid)/task/\(task)/stat"), let close = stat.lastIndex(of: ")"),
+               stat[stat.index(after: close)...].dropFirst().first == "R" {
+                runnable = true
+            }
+        }
+        return (ran, runnable)
+    }
+
+    private static func read(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = Glibc.read(fd, &buffer, buffer.count)
+        return count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : nil
+    }
+
     static func spawn(_ argv: [String], segment: Int32, memoryLimit: UInt64) throws(IsolationError) -> ChildProcess {
         var pipe: [Int32] = [-1, -1]
         guard iaa_isolation_output_pipe(&pipe) == 0 else {

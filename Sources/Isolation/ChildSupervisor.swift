@@ -196,7 +196,11 @@ final class ChildSupervisor: @unchecked Sendable {
                 return finish(child, child.reapFault())
             }
             switch SupervisionFlag(rawValue: cells.pointee.flag.exchange(0, ordering: .acquiringAndReleasing)) ?? .none {
-            case .hung: return finish(child, .hung)
+            case .hung:
+                guard wasKeptOffCPU(child) else { return finish(child, .hung) }
+                // Late, not hung: its cycles are handed over again (the audio thread counted the
+                // silent ones in `lateCycles`).
+                cells.pointee.state.store(SupervisionState.running.rawValue, ordering: .releasing)
             case .nonFinite: return finish(child, .nonFinite)
             case .none: continue
             }
@@ -210,6 +214,21 @@ final class ChildSupervisor: @unchecked Sendable {
         case .none: break
         }
         return nil
+    }
+
+    /// Whether `child`, which the audio thread found hung, was rather kept off the CPU (by other
+    /// real-time threads, of its priority or higher): over a short look it answered the cycle it
+    /// owed, or it stayed runnable while hardly running. A child in an endless loop runs; one
+    /// blocked for good (asleep, deadlocked) is not runnable: both are hung, as before. (The
+    /// kernel adds a thread's wait for a CPU to its counters only once it runs, so the wait itself
+    /// cannot be read while it lasts.)
+    private func wasKeptOffCPU(_ child: ChildProcess) -> Bool {
+        let look: UInt64 = 30_000_000
+        guard let before = child.schedulerState() else { return false }
+        usleep(UInt32(look / 1_000))
+        if iaa_isolation_load(segment.reply) == iaa_isolation_load(segment.request) { return true }
+        guard let after = child.schedulerState() else { return false }
+        return after.runnable && after.ran &- before.ran < look / 10
     }
 
     /// Keeps the child on the audio thread's CPU, pinning the thread first if nobody has

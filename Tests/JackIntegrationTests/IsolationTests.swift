@@ -290,6 +290,39 @@ extension JackIntegration {
                     "no audioStalled event: \(events.all)")
         }
 
+        @Test("a healthy child kept off its CPU by another real-time thread is late, not hung: it is not killed, and plays on")
+        func starvedChildIsNotHung() throws {
+            let running = try Running(client: "t-isolation-starved", maxCrashes: 100, default: "process")
+            defer { running.stop() }
+            func isolation() throws -> ControlJSON? {
+                try running.client.call("status", params: [:]).get()["apps"]?.arrayValue?.first { $0["id"]?.stringValue == "good" }?["isolation"]
+            }
+            let child = try #require(try isolation()?["pid"]?.intValue)
+            // The child's real-time priority and CPU (the audio thread's): a busy thread of the same
+            // priority there holds it off the CPU (first in, first out) while the audio thread, above
+            // both, goes on asking it for cycles, as other engines' real-time threads do on a busy machine.
+            let stat = try String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8)
+            let fields = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ")
+            let priority = try #require(Int(fields[37])), policy = try #require(Int(fields[38]))
+            try #require(policy == 1 && priority > 0, "the child is not SCHED_FIFO (policy \(policy), priority \(priority))")
+            let affinity = try runCommand("taskset", ["-cp", "\(child)"]).stdout
+            let cpu = try #require(affinity.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+            let events = followEvents(socket: running.socket, limit: 200, timeout: .seconds(6))
+            let late = try isolation()?["lateCycles"]?.intValue ?? 0
+            let hog = try runCommand("chrt", ["-f", "\(priority)", "taskset", "-c", cpu, "/usr/bin/python3", "-c",
+                                              "import time\nend = time.monotonic() + 0.6\nwhile time.monotonic() < end: pass"])
+            #expect(hog.status == 0, "\(hog.stderr)")
+            usleep(300_000)
+            let after = try isolation()
+            #expect((after?["lateCycles"]?.intValue ?? 0) > late, "the child was not kept off its CPU: \(String(describing: after))")
+            #expect(after?["state"]?.stringValue == "running" && after?["restarts"]?.intValue == 0,
+                    "a child kept off its CPU was taken for hung: \(String(describing: after))\n\(running.engine.stderr)")
+            #expect(!events.all.contains { $0.contains("\"isolatedFault\"") && $0.contains("\"app\":\"good\"") }, "\(events.all)")
+            let take = running.directory.appendingPathComponent("starved.wav").path
+            _ = try runCommand("jack_rec", ["-f", take, "-d", "1", "t-isolation-starved:good.out"])
+            #expect(SignalAnalysis.peak(try SoundFileReader(path: take).readAll()[0]) > 0.45, "the good app is silent after the starvation")
+        }
+
         @Test("in process, a plugin that segfaults ends the engine as before, and the engine names it on its way out")
         func inProcessCrashIsNamed() throws {
             let running = try Running(client: "t-isolation-crash", maxCrashes: 3, default: "none")

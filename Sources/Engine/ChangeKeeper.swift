@@ -18,18 +18,11 @@ struct Keeping {
     var lastFailure: String?
 }
 
-/// What keeping changes needs of the engine (``EngineCore`` is the one host): the graph, the
-/// sessions and the server as they are, the connections the engine makes itself, the running
-/// graph as a file for snapshots, and where to tell a resume.
-protocol KeepingHost: AnyObject {
-    var graph: Graph { get }
-    var sessions: AudioSessionController { get }
-    var backend: any LiveBackend { get }
-    var publisher: EventPublisher { get }
+/// What keeping changes needs of the engine beyond ``EngineHost``: its connection rules, the
+/// connections it makes itself, and the running graph as a file for snapshots.
+protocol KeepingHost: EngineHost {
     var rules: ConnectionRules { get }
     var ground: ConnectionRules.Ground { get }
-    var now: Double { get }
-    func checkOnQueue()
     func exportedGraph() -> String
     func enginePairs() -> Set<[String]>
     func programEndPorts() -> Set<String>

@@ -19,8 +19,8 @@ import Synchronization
 /// ``LevelMeters``), what it acknowledges, kept on disk (``ChangeKeeper``), rebuilt plugin
 /// libraries swapped in (``LibraryReloads``), `dump --graph`'s file (``GraphExport``), and what
 /// it says happened (``EventPublisher``). A component that acts on the engine does so through a
-/// protocol naming what it needs (``ProgramHost``, ``WatchHost``, ``KeepingHost``,
-/// ``ReloadHost``). The core's own jobs, each in its own file: requests (`+Requests`, with
+/// protocol naming what it needs (``EngineHost``, refined by ``ProgramHost``, ``WatchHost``,
+/// ``KeepingHost``, ``ReloadHost`` and ``ReportHost``). The core's own jobs, each in its own file: requests (`+Requests`, with
 /// ``RequestDecoder`` and the commands it reads, performed as ``CommandHost`` in `+Commands`),
 /// the control tick (`+Supervision`), being a JACK client (`+Jack`), isolation (`+Isolation`),
 /// latency (`+Latency`) and swapping graphs (`+Changes`); what the read methods report is an

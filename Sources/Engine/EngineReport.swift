@@ -6,14 +6,11 @@ import JackBackend
 import NodeKit
 import PluginHost
 
-/// What reporting needs of the engine (``EngineCore`` is the one host): everything `status`
-/// shows, read as it is at the moment of the request.
-protocol ReportHost: AnyObject {
+/// What reporting needs of the engine beyond ``EngineHost``: everything else `status` shows,
+/// read as it is at the moment of the request.
+protocol ReportHost: EngineHost {
     var serverName: String? { get }
     var clientName: String { get }
-    var backend: any LiveBackend { get }
-    var graph: Graph { get }
-    var sessions: AudioSessionController { get }
     var programs: ProgramApps { get }
     var links: LinkSupervisor { get }
     var rules: ConnectionRules { get }

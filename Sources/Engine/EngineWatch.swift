@@ -5,17 +5,13 @@ import Foundation
 import Isolation
 import JackBackend
 
-/// What watching the running engine needs of it (``EngineCore`` is the one host).
-protocol WatchHost: AnyObject {
+/// What watching the running engine needs of it beyond ``EngineHost``: the queue its meters
+/// timer runs on, program apps (one that is away is `not running` in `top`), the deadline
+/// share, and the isolated nodes.
+protocol WatchHost: EngineHost {
     var queue: DispatchQueue { get }
-    var backend: any LiveBackend { get }
-    var graph: Graph { get }
-    var now: Double { get }
-    var publisher: EventPublisher { get }
-    var sessions: AudioSessionController { get }
     var programs: ProgramApps { get }
     var deadlineShare: Double { get }
-    func checkOnQueue()
     func isolatedNode(_ app: String) -> IsolatedNode?
     func enableIsolated(_ app: String) -> Bool
 }

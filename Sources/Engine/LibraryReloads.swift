@@ -5,12 +5,9 @@ import Foundation
 import NodeKit
 import PluginHost
 
-/// What reloading plugin libraries needs of the engine (``EngineCore`` is the one host).
-protocol ReloadHost: AnyObject {
-    var graph: Graph { get }
-    var backend: any LiveBackend { get }
-    var publisher: EventPublisher { get }
-    func checkOnQueue()
+/// What reloading plugin libraries needs of the engine beyond ``EngineHost``: installing the
+/// graph with the new code, and reading a request's app.
+protocol ReloadHost: EngineHost {
     func install(_ newGraph: Graph, sameSessions: Bool) throws -> [SessionEvent]
     func app(_ request: ControlRequest, _ name: String) throws -> (index: Int, app: App)
 }

@@ -4,19 +4,12 @@ import ControlSocket
 import Foundation
 import Nodes
 
-/// What program apps need of the engine they belong to (``EngineCore`` is the one host): the
-/// running graph and the server, the clock, where events go, the links whose bridges are
-/// programs too, the sessions, the ledger of the engine's own connections, and installing a graph
-/// that gained or lost an admitted app.
-protocol ProgramHost: AnyObject {
-    var graph: Graph { get }
-    var backend: any LiveBackend { get }
+/// What program apps need of the engine beyond ``EngineHost``: the links whose bridges are
+/// programs too, the ledger of the engine's own connections, installing a graph that gained or
+/// lost an admitted app, and reading a request's app.
+protocol ProgramHost: EngineHost {
     var clientName: String { get }
-    var now: Double { get }
     var links: LinkSupervisor { get }
-    var sessions: AudioSessionController { get }
-    var publisher: EventPublisher { get }
-    func checkOnQueue()
     func noteOwnConnection(_ source: String, _ destination: String, connecting: Bool)
     func forgetOwnConnection(_ source: String, _ destination: String, connecting: Bool)
     func install(_ newGraph: Graph, sameSessions: Bool) throws -> [SessionEvent]

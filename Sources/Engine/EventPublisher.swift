@@ -18,20 +18,23 @@ final class EventPublisher {
     /// Session events, as Apple delivers them: to `events`, to the app's program stream, and stderr.
     func publish(_ events: [SessionEvent]) {
         for event in events {
-            let message = SessionLog.message(event)
-            let line = EventsLine(time: clock.now, .event(.session(message, fromPrimary: false))).json
-            send(line, topic: "events")
+            let line = announce(.event(.session(SessionLog.message(event), fromPrimary: false)))
             send(line, topic: Self.programTopic(event.app))
-            StandardError.write("iaa: event: \(message.json.text)")
         }
     }
 
-    /// One line on the `events` stream, at `time` (default now). An event the engine says
-    /// nothing else about (a program's, a link's, the satellite's, a session event the primary
-    /// sent) is written to stderr too; faults and stalls have warnings of their own there.
-    func announce(_ content: EventsLine.Content, at time: Double? = nil) {
-        send(EventsLine(time: time ?? clock.now, content).json, topic: "events")
-        guard case .event(let event) = content else { return }
+    /// One line on the `events` stream, at `time` (default now), returned as sent. An event the
+    /// engine says nothing else about (a session event, a program's, a link's, the satellite's)
+    /// is written to stderr too; faults and stalls have warnings of their own there.
+    @discardableResult
+    func announce(_ content: EventsLine.Content, at time: Double? = nil) -> ControlJSON {
+        let line = EventsLine(time: time ?? clock.now, content).json
+        send(line, topic: "events")
+        if case .event(let event) = content { log(event) }
+        return line
+    }
+
+    private func log(_ event: EngineEvent) {
         switch event {
         case .session, .program, .linkState, .satellite:
             StandardError.write("iaa: event: \(event.json.text)")

@@ -25,7 +25,7 @@ public struct SessionLog {
 
     public mutating func events(_ events: [SessionEvent], frame: Int) {
         for event in events {
-            lines.append(ControlJSON.object(stamp(frame) + [("event", Self.payload(event))]).text)
+            lines.append(ControlJSON.object(stamp(frame) + [("event", Self.message(event).json)]).text)
         }
     }
 
@@ -38,12 +38,8 @@ public struct SessionLog {
         [("t", .number(Double(frame) / sampleRate)), ("frame", .number(Double(frame)))]
     }
 
-    /// An event as Apple would deliver it: `interruption {type, options, reason}` and so on.
-    static func payload(_ event: SessionEvent) -> ControlJSON {
-        message(event).json
-    }
-
-    /// The protocol's message for an event.
+    /// The protocol's message for an event, as Apple would deliver it: `interruption {type,
+    /// options, reason}` and so on.
     static func message(_ event: SessionEvent) -> SessionEventMessage {
         var message = SessionEventMessage(app: event.app, name: event.name)
         switch event.kind {

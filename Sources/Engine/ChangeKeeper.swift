@@ -85,7 +85,7 @@ final class ChangeKeeper: @unchecked Sendable {
             }
         case .connectPorts(let pairs):
             let live = Set(host.backend.livePorts().flatMap { port in
-                port.connections.map { port.isInput ? [$0, port.name] : [port.name, $0] }
+                port.connections.map { let ends = port.ends($0); return [ends.from, ends.to] }
             })
             return pairs.filter { !live.contains([$0.source, $0.destination]) }.map(handConnection)
         case .disconnectPorts(let pairs):

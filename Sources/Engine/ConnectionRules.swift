@@ -163,7 +163,7 @@ struct ConnectionRules {
         for state in states { for pair in state.pairs { byRule[[pair.source, pair.destination]] = state.rule } }
         let connections = ground.backend.livePorts().flatMap { port in
             port.connections.map { other in
-                let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
+                let (from, to) = port.ends(other)
                 return JackConnectionStatus(from: from, to: to, rule: byRule[[from, to]], program: routedBy[[from, to]])
             }
         }
@@ -206,7 +206,7 @@ struct ConnectionRules {
         }
         for port in ground.backend.livePorts() {
             for other in port.connections {
-                let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
+                let (from, to) = port.ends(other)
                 guard !ruled.contains([from, to]), ours[other] == nil else { continue }
                 if let app = routedBy[[from, to]] {
                     edge(from, to, "style=bold, color=blue", "\(from) -> \(to), the route of program app \(app)")

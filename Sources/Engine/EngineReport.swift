@@ -138,7 +138,10 @@ struct EngineReport {
                 return DumpReply.Connection(from: from, to: to, gain: Double(connection.gain))
             },
             jackConnections: host.backend.livePorts().flatMap { port in
-                port.connections.map { other in ConnectionEnds(from: port.isInput ? other : port.name, to: port.isInput ? port.name : other) }
+                port.connections.map { other in
+                    let (from, to) = port.ends(other)
+                    return ConnectionEnds(from: from, to: to)
+                }
             },
             policy: .init(duckLevel: host.graph.policy.duckLevelDecibels, rampTime: host.graph.policy.rampSeconds,
                           backgroundTaskTime: host.graph.policy.backgroundTaskSeconds),

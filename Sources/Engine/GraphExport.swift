@@ -81,7 +81,7 @@ struct GraphExport {
         let ours = Dictionary(ports.map { ($0.name, $0.appID) }, uniquingKeysWith: { first, _ in first })
         for port in ports where !admitted.contains(port.appID) && !ends.contains(port.name) {
             for other in port.connections {
-                let (from, to) = port.isInput ? (other, port.name) : (port.name, other)
+                let (from, to) = port.ends(other)
                 guard !madeByEngine.contains([from, to]), !ends.contains(other),
                       ours[other].map({ !port.isInput && !admitted.contains($0) }) ?? true else { continue }
                 let name = "\(port.appID):\(port.portName)"

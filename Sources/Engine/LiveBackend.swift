@@ -108,6 +108,11 @@ struct LivePort: Sendable, Equatable {
     /// JACK's capture and playback latency ranges of the port, in frames.
     let capture: ClosedRange<Int>
     let playback: ClosedRange<Int>
+
+    /// Its connection to `other` as `(from, to)`: the output end first, whichever this port is.
+    func ends(_ other: String) -> (from: String, to: String) {
+        isInput ? (other, name) : (name, other)
+    }
 }
 
 extension LiveBackend {

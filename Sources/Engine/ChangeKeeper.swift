@@ -21,11 +21,10 @@ struct Keeping {
 /// What keeping changes needs of the engine beyond ``EngineHost``: its connection rules, the
 /// connections it makes itself, and the running graph as a file for snapshots.
 protocol KeepingHost: EngineHost {
-    var rules: ConnectionRules { get }
-    var ground: ConnectionRules.Ground { get }
+    var connections: EngineConnections { get }
+    var programs: ProgramApps { get }
     func exportedGraph() -> String
     func enginePairs() -> Set<[String]>
-    func programEndPorts() -> Set<String>
 }
 
 /// Kept state, written ahead: a request's changes are worked out without making them, kept, and
@@ -163,7 +162,7 @@ final class ChangeKeeper: @unchecked Sendable {
     func keepOutsideConnection(_ source: String, _ destination: String, connected: Bool) {
         let pair = [source, destination]
         if connected {
-            guard !host.enginePairs().contains(pair), host.programEndPorts().isDisjoint(with: pair) else { return }
+            guard !host.enginePairs().contains(pair), host.programs.endPorts().isDisjoint(with: pair) else { return }
             keepSeen([handConnection(PortPair(source, destination))])
         } else {
             keepSeen([handRemoval(PortPair(source, destination))])
@@ -187,7 +186,7 @@ final class ChangeKeeper: @unchecked Sendable {
     func writeSnapshot(first: Bool = false) throws(StateStoreError) {
         do {
             try keeping.keeper.writeSnapshot(source: keeping.source, sourceText: keeping.sourceText, graph: host.exportedGraph(),
-                                             held: host.rules.book.held.sorted { $0.joined() < $1.joined() })
+                                             held: host.connections.rules.book.held.sorted { $0.joined() < $1.joined() })
             keeping.snapshotFailure = nil
             keeping.lastFailure = nil
         } catch {
@@ -241,7 +240,7 @@ final class ChangeKeeper: @unchecked Sendable {
     /// A pair removed: a rule's stays removed (held); another is struck from the kept connections.
     private func handRemoval(_ pair: PortPair) -> KeptChange {
         .jackDisconnect(from: fileName(ofPort: pair.source), to: fileName(ofPort: pair.destination),
-                        ports: [pair.source, pair.destination], rule: host.rules.rule(of: pair.source, pair.destination, on: host.ground) != nil)
+                        ports: [pair.source, pair.destination], rule: host.connections.rules.rule(of: pair.source, pair.destination, on: host.connections.ground) != nil)
     }
 
     /// `app:port` for one of our ports, as a graph file names it; an outside port in full.

@@ -33,26 +33,18 @@ extension EngineCore: CommandHost {
         }
     }
 
-    /// Its notification says `by: iaa`; a rule's pair removed by hand and made again is a rule's
-    /// connection again.
     func willConnectPorts(_ pair: PortPair) {
-        rules.book.unhold([pair.source, pair.destination])
-        // A pair connected already gets no notification.
-        guard !backend.isConnected(pair.source, pair.destination) else { return }
-        noteOwnConnection(pair.source, pair.destination, connecting: true)
+        connections.willConnect(pair)
     }
 
-    /// Its notification says `by: iaa`; a rule's connection stays removed, as one removed by hand
-    /// (``RuleBook``).
     func willDisconnectPorts(_ pair: PortPair) {
-        if backend.isConnected(pair.source, pair.destination) { noteOwnConnection(pair.source, pair.destination, connecting: false) }
-        if rules.rule(of: pair.source, pair.destination, on: ground) != nil { rules.book.hold([pair.source, pair.destination]) }
+        connections.willDisconnect(pair)
     }
 
     func willApply(_ graph: Graph) {
         let kept = Set(graph.externalConnections.map { "\($0)" })
         let dropped = self.graph.externalConnections.filter { !kept.contains("\($0)") }
-        for pair in backend.disconnect(dropped, in: self.graph) { noteOwnConnection(pair.source, pair.destination, connecting: false) }
+        for pair in backend.disconnect(dropped, in: self.graph) { connections.asking(pair.source, pair.destination, connecting: false) }
     }
 
     func didApply(_ graph: Graph, diff: GraphDiff, events: [SessionEvent], droppedAdmitted: [String]) -> [String] {
@@ -64,7 +56,7 @@ extension EngineCore: CommandHost {
         reloads.announce(diff.appsReloaded, by: .apply)
         reloads.watchFolders()
         // Every rule, not only the new ones: a pending rule is reported again, a removed one remade.
-        let warnings = connectExternals(graph.externalConnections)
+        let warnings = connections.make(graph.externalConnections)
         for warning in warnings { StandardError.warning(warning) }
         // Program apps the new graph names (or admits) are routed now, not at the next registration.
         programs.roster.unadmitted = []

@@ -7,7 +7,7 @@ extension EngineCore {
     func handle(_ request: ControlRequest) -> ControlReply {
         checkOnQueue()
         let reply = respond(to: request)
-        announceDecisions()
+        programs.announceDecisions()
         if StandardError.level >= .debug {
             let outcome: String
             switch reply {

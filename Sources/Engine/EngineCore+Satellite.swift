@@ -4,7 +4,7 @@ import Links
 
 /// One policy across machines (docs/links.md): as a satellite, the engine's mirrored apps are
 /// decided for by a primary (``SatelliteLink``); as a primary, each attached app's decided gain
-/// goes out on its stream, which is what a satellite follows.
+/// goes out on its stream (``ProgramApps/announceDecisions()``).
 extension EngineCore {
     /// Starts joining the primary at `primary` (see ``SatelliteLink/join``). Called once, once
     /// the engine is live.
@@ -23,17 +23,5 @@ extension EngineCore {
         checkOnQueue()
         satellite?.leave()
         satellite = nil
-    }
-
-    /// The primary's side: each attached app whose decided gain changed gets a line on its
-    /// program stream (`{"t", "decision": {"app", "gain", …}}`), so a satellite can apply it.
-    func announceDecisions() {
-        for app in programs.roster.attached.keys.sorted() {
-            guard let state = sessions.policy.state(of: app), programs.roster.attached[app]?.decided != state.gain else { continue }
-            programs.roster.attached[app]?.decided = state.gain
-            let decision = ProgramDecision(app: app, gain: Double(state.gain), active: state.active, ducked: state.ducked,
-                                           interrupted: state.interrupted)
-            publisher.publish(ProgramStreamLine.decision(decision, at: now).json, topic: EventPublisher.programTopic(app))
-        }
     }
 }

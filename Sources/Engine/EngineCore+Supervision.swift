@@ -18,11 +18,11 @@ extension EngineCore {
         watch.announceXruns(at: time)
         watch.announceStall(at: time)
         // Twice a second: a refused rule connection is tried again (``RuleBook``).
-        if rules.book.hasFailures, Int(time * 10) % 5 == 0 { keepRules() }
+        if connections.rules.book.hasFailures, Int(time * 10) % 5 == 0 { connections.keepRules() }
         if programs.roster.retryDue, Int(time * 10) % 5 == 0 { programs.route() }
         if Int(time * 10) % 5 == 0, programs.roster.awaitingProcess(at: time) { programs.identify() }
         followLatency()
-        announceDecisions()
+        programs.announceDecisions()
         backend.updateSplit()
         guard let plan = backend.currentPlan else { return }
         // Ten times a second over every app, so one pass straight over the slots: a lookup by id

@@ -5,7 +5,6 @@ import ControlSocket
 import Foundation
 import JackBackend
 import Links
-import Synchronization
 
 /// The running engine's state: graph, plans, sessions and the backend. Everything here runs on
 /// `queue`, the one serial control queue: socket requests, the clock tick and the server's
@@ -39,10 +38,8 @@ final class EngineCore: @unchecked Sendable {
     let clock: EngineClock
     /// What the engine says happened, to the control socket's streams and stderr.
     let publisher: EventPublisher
-    /// Which connections to our ports the engine asked for, and every one there is now.
-    var connections = ConnectionLedger()
-    /// Whether any of our outputs reaches something outside (a route, in Apple's terms).
-    var routeAvailable = true
+    /// The graph's connection rules, the connections the engine asked for, the route.
+    private(set) lazy var connections = EngineConnections(host: self, clientName: clientName, queue: queue)
     /// Clients of a dead server whose close did not return in time (a known libjack hang).
     var abandoned: [any LiveBackend] = []
     /// The deadline guard's share of the period (0 off); applied to every backend this core adopts.
@@ -52,9 +49,9 @@ final class EngineCore: @unchecked Sendable {
     var renderThreads = 1
     /// When cycles are split across them (`--split`).
     var renderSplitting = CycleSplitting.whenItPays
-    /// Where apps' nodes run (`--isolation`, trusted folders, the child binary); nil keeps every
-    /// node in process. Set before `startUp`.
-    var isolation: IsolationPolicy?
+    /// Apps whose nodes run in child processes (`--isolation`, trusted folders, the child
+    /// binary); nil keeps every node in process. Set before `startUp`.
+    var isolated: IsolatedApps?
     /// The grants file in force: every applied graph is held to it too.
     var grants: Grants?
     /// Health told (xruns, stalls, faults) and levels for `top` and `meters`.
@@ -63,13 +60,6 @@ final class EngineCore: @unchecked Sendable {
     var bufferSize: Int
     /// `reload` and `iaa run --watch`: rebuilt plugin libraries swapped in.
     private(set) lazy var reloads = LibraryReloads(host: self)
-    /// Set on JACK's notification thread when a port or client appeared; cleared by the pass over
-    /// the graph's JACK connection rules it queued (one pass for a burst of registrations).
-    let rulesDue = Atomic<Bool>(false)
-    /// The ports and clients that appeared since the last pass, by name.
-    let appeared = Mutex<[String]>([])
-    /// The graph's JACK connection rules, and what they remember (pairs removed by hand, refusals).
-    var rules = ConnectionRules()
     /// Program apps: the outside processes behind them, their sessions over the control socket,
     /// and programs the graph does not name (docs/programs.md).
     private(set) lazy var programs = ProgramApps(host: self)
@@ -81,9 +71,6 @@ final class EngineCore: @unchecked Sendable {
     var keeping: ChangeKeeper?
 
     var graph: Graph { sessions.graph }
-
-    /// What the connection rules are kept against now.
-    var ground: ConnectionRules.Ground { ConnectionRules.Ground(graph: graph, backend: backend, clientName: clientName) }
 
     init(graph: Graph, description: GraphDescription, backend: any LiveBackend, serverName: String?) throws {
         self.backend = backend
@@ -133,6 +120,18 @@ final class EngineCore: @unchecked Sendable {
                                         on: backend, at: now)
         sessions = installed.sessions
         return (installed.events, installed.setups)
+    }
+
+    /// Points the plan builder at the isolated apps' node factory, with `graph`'s crash limits.
+    /// Before any plan for `graph` is built.
+    private func installNodeFactory(for graph: Graph) {
+        if let isolated { builder.instances.nodeFactory = isolated.nodeFactory(for: graph) }
+    }
+
+    /// A plan builder for another rate or a larger buffer: every node is prepared anew.
+    func renewBuilder(sampleRate: Double, maximumFrames: Int) {
+        builder = PlanBuilder(sampleRate: sampleRate, maximumFrames: maximumFrames, gainRampSeconds: graph.policy.rampSeconds)
+        installNodeFactory(for: graph)
     }
 
     func replaceDescription(_ newDescription: GraphDescription) {

@@ -13,13 +13,11 @@ protocol ReportHost: EngineHost {
     var clientName: String { get }
     var programs: ProgramApps { get }
     var links: LinkSupervisor { get }
-    var rules: ConnectionRules { get }
-    var ground: ConnectionRules.Ground { get }
+    var connections: EngineConnections { get }
     var satellite: SatelliteLink? { get }
     var keeping: ChangeKeeper? { get }
     var watch: EngineWatch { get }
-    func isolatedNode(_ app: String) -> IsolatedNode?
-    func isolationStatus(_ app: String) -> AppStatus.Isolation?
+    var isolated: IsolatedApps? { get }
 }
 
 /// What the read methods report: `status`, `dump`, `ports`, the Graphviz picture; made from the
@@ -39,7 +37,7 @@ struct EngineReport {
         jack.cycleTime = cycleTime()
         jack.deadlineFaults = Int(host.backend.deadlineFaultCount)
         jack.stalled = host.watch.stall()
-        let connections = host.rules.status(on: host.ground, routedBy: host.programs.roster.routedBy)
+        let connections = host.connections.rules.status(on: host.connections.ground, routedBy: host.programs.roster.routedBy)
         return StatusReply(graph: host.graph.name, jack: jack, transport: transportStatus(), render: renderStatus(),
                            apps: host.graph.apps.indices.map(appStatus),
                            interruption: host.sessions.policy.states.contains { $0.interrupted },
@@ -63,9 +61,9 @@ struct EngineReport {
         status.hosts = app.role == .node ? InterAppAudioRules.hosts(of: index, in: host.graph).map { host.graph.apps[$0].id } : []
         let slot = host.backend.currentPlan?.slot(for: app.id)
         status.gain = Double(slot?.policyGainTargetValue ?? 1)
-        status.muted = (slot?.isFaulted ?? false) || host.isolatedNode(app.id).map { $0.status.state != .running } == true
+        status.muted = (slot?.isFaulted ?? false) || host.isolated?.node(app.id).map { $0.status.state != .running } == true
         status.fault = fault(app.id)
-        status.isolation = host.isolationStatus(app.id)
+        status.isolation = host.isolated?.status(app.id)
         status.library = app.type.code.map { code in
             AppStatus.Library(path: code.library, identity: code.identity,
                               rebuilt: LibraryFileIdentity(path: code.library).map { $0.description != code.identity } ?? false)
@@ -179,7 +177,7 @@ struct EngineReport {
             let label = connection.gain == 1 ? "" : " label=\"\(connection.gain)\""
             lines.append("  \"\(host.graph.apps[connection.from.app].id)\" -> \"\(host.graph.apps[connection.to.app].id)\" [tooltip=\"\(from) -> \(to)\"\(label)];")
         }
-        lines += host.rules.dotLines(on: host.ground, routedBy: host.programs.roster.routedBy)
+        lines += host.connections.rules.dotLines(on: host.connections.ground, routedBy: host.programs.roster.routedBy)
         lines.append("}")
         return lines.joined(separator: "\n")
     }

@@ -12,8 +12,7 @@ protocol WatchHost: EngineHost {
     var queue: DispatchQueue { get }
     var programs: ProgramApps { get }
     var deadlineShare: Double { get }
-    func isolatedNode(_ app: String) -> IsolatedNode?
-    func enableIsolated(_ app: String) -> Bool
+    var isolated: IsolatedApps? { get }
 }
 
 /// The running engine's health and levels, told once and truthfully: xruns (JACK's, the
@@ -67,7 +66,7 @@ final class EngineWatch: @unchecked Sendable {
 
     /// Re-enables an app muted for a fault.
     func enable(_ app: String) -> Bool {
-        if host.enableIsolated(app) { return true }
+        if host.isolated?.enable(app) == true { return true }
         guard let slot = host.backend.currentPlan?.slot(for: app), slot.isFaulted else { return false }
         slot.clearFault()
         health.cleared(app)
@@ -78,7 +77,7 @@ final class EngineWatch: @unchecked Sendable {
     /// that is not there, an isolated child that is not running), then its session.
     private func topState(_ app: App, session: AppSessionState?) -> TopUpdate.State {
         if host.programs.isAway(app) { return .notRunning }
-        switch host.isolatedNode(app.id)?.status.state {
+        switch host.isolated?.node(app.id)?.status.state {
         case .starting?: return .isolatedStarting
         case .restarting?: return .isolatedRestarting
         case .off?: return .isolatedOff

@@ -134,9 +134,9 @@ public struct LiveEngine {
             // Below the audio thread, which shares its CPU with the children (CPUPlacement).
             isolation.settings.realtimePriority = backend.realtimePriority.flatMap { $0 > 1 ? $0 - 1 : nil }
             isolation.settings.placement = CPUPlacement()
-            core.isolation = isolation
+            core.isolated = IsolatedApps(isolation, host: core, queue: core.queue)
             core.keeping = keeping.map { ChangeKeeper($0, host: core) }
-            for pair in held { core.rules.book.hold(pair) }
+            for pair in held { core.connections.rules.book.hold(pair) }
             core.adopt(backend)
             let startEvents = try core.startUp()
             for warning in try core.goLive(startEvents: startEvents) { StandardError.warning(warning) }

@@ -108,6 +108,19 @@ extension ProgramApps {
         publish(.detached(app: app, pid: Int(attachment.process.pid), wasActive: wasActive))
         if host.sessions.policy.state(of: app) != nil { host.publisher.publish(host.applySession(.terminate(app: app), at: host.now).events) }
         removeAdmittedIfGone(app, reason: "its program closed its session (pid \(attachment.process.pid))")
-        host.announceDecisions()
+        announceDecisions()
+    }
+
+    /// The primary's side of one policy across machines (docs/links.md): each attached app whose
+    /// decided gain changed gets a line on its program stream (`{"t", "decision": {"app", "gain",
+    /// …}}`), which is what a satellite follows.
+    func announceDecisions() {
+        for app in roster.attached.keys.sorted() {
+            guard let state = host.sessions.policy.state(of: app), roster.attached[app]?.decided != state.gain else { continue }
+            roster.attached[app]?.decided = state.gain
+            let decision = ProgramDecision(app: app, gain: Double(state.gain), active: state.active, ducked: state.ducked,
+                                           interrupted: state.interrupted)
+            host.publisher.publish(ProgramStreamLine.decision(decision, at: host.now).json, topic: EventPublisher.programTopic(app))
+        }
     }
 }

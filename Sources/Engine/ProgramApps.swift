@@ -10,12 +10,10 @@ import Nodes
 protocol ProgramHost: EngineHost {
     var clientName: String { get }
     var links: LinkSupervisor { get }
-    func noteOwnConnection(_ source: String, _ destination: String, connecting: Bool)
-    func forgetOwnConnection(_ source: String, _ destination: String, connecting: Bool)
+    var connections: EngineConnections { get }
     func install(_ newGraph: Graph, sameSessions: Bool) throws -> [SessionEvent]
     func installAdopting(_ newGraph: Graph, sameSessions: Bool) throws -> (events: [SessionEvent], setups: [String: SessionOutcome])
     func applySession(_ action: SessionAction, at time: Double) -> SessionOutcome
-    func announceDecisions()
     func string(_ request: ControlRequest, _ name: String) throws -> String
     func app(_ request: ControlRequest, _ name: String) throws -> (index: Int, app: App)
 }
@@ -111,9 +109,9 @@ final class ProgramApps: @unchecked Sendable {
         let pairs = PortPairing.pairs(ports.outputs, ends.plays).map { [$0, $1] }
             + PortPairing.pairs(ends.captures, ports.inputs).map { [$0, $1] }
         for pair in pairs where !host.backend.isConnected(pair[0], pair[1]) {
-            host.noteOwnConnection(pair[0], pair[1], connecting: true)
+            host.connections.asking(pair[0], pair[1], connecting: true)
             if case .failed = host.backend.connect(pair[0], pair[1]).result {
-                host.forgetOwnConnection(pair[0], pair[1], connecting: true)
+                host.connections.refused(pair[0], pair[1], connecting: true)
                 roster.retryDue = true
             } else {
                 made.append(pair)
@@ -143,6 +141,15 @@ final class ProgramApps: @unchecked Sendable {
          app.layout.outputs.filter(\.programEnd).map { host.backend.fullName("\(app.id).\($0.name)") })
     }
 
+    /// Every program app's `play_K` and `capture_K` port, full names: the program block makes
+    /// their connections.
+    func endPorts() -> Set<String> {
+        Set(host.graph.apps.flatMap { app in
+            let ends = ends(of: app)
+            return ends.plays + ends.captures
+        })
+    }
+
     /// A connection was made that involves a bound program's port: undone unless it is the
     /// program's route or the app allows direct connections.
     func connectionMade(_ source: String, _ destination: String) {
@@ -160,9 +167,9 @@ final class ProgramApps: @unchecked Sendable {
 
     private func undoBypass(_ source: String, _ destination: String, app: String, client: String) {
         let ours = [source, destination].contains { $0.hasPrefix(host.clientName + ":") }
-        if ours { host.noteOwnConnection(source, destination, connecting: false) }
+        if ours { host.connections.asking(source, destination, connecting: false) }
         guard host.backend.disconnect(source, destination) else {
-            if ours { host.forgetOwnConnection(source, destination, connecting: false) }
+            if ours { host.connections.refused(source, destination, connecting: false) }
             return
         }
         publish(.bypassUndone(app: app, client: client, from: source, to: destination,

@@ -51,7 +51,7 @@ struct LiveCoreTests {
         // Unplugged by hand: stays so, even on the next pass over the rules.
         #expect(live.backend.disconnect("metro:out", "iaa:g.in"))
         live.settle()
-        live.core.queue.sync { live.core.keepRules() }
+        live.core.queue.sync { live.core.connections.keepRules() }
         #expect(!live.backend.isConnected("metro:out", "iaa:g.in"))
         #expect(try rule(0)?["state"]?.stringValue == "removed")
 

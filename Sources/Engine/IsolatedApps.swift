@@ -1,29 +1,51 @@
 import AudioGraph
 import ControlSocket
+import Dispatch
 import Isolation
+import NodeKit
 
-/// Isolated apps (docs/isolation.md): the node factory, their events, status and re-enabling.
-extension EngineCore {
-    /// Points the plan builder at the isolation policy, with `graph`'s crash limits. Before any
-    /// plan for `graph` is built.
-    func installNodeFactory(for graph: Graph) {
-        guard let isolation else { return }
-        builder.instances.nodeFactory = isolation.nodeFactory(graph: graph.isolation) { [weak self] event in
+/// Apps whose nodes run in child processes (docs/isolation.md): the node factory that makes
+/// them, what their children's events say (an events line and a log line each), their state in
+/// `status`, and `iaa enable` for one left off after too many faults.
+///
+/// This component owns the isolation policy (`--isolation`, trusted folders, the child binary,
+/// where children run); the children themselves are the plan's ``IsolatedNode``s. Confined to
+/// the control queue; the children's events arrive on their supervisors' threads and are
+/// taken there.
+final class IsolatedApps: @unchecked Sendable {
+    let policy: IsolationPolicy
+    private let queue: DispatchQueue
+    private unowned let host: EngineHost
+
+    init(_ policy: IsolationPolicy, host: EngineHost, queue: DispatchQueue) {
+        self.policy = policy
+        self.host = host
+        self.queue = queue
+    }
+
+    /// The factory the plan builder makes `graph`'s nodes with, with its crash limits.
+    func nodeFactory(for graph: Graph) -> (App) throws -> any AudioNode {
+        policy.nodeFactory(graph: graph.isolation) { [weak self] event in
             guard let self else { return }
-            queue.async { self.isolationEvent(event) }
+            queue.async { self.tell(event) }
         }
     }
 
+    /// Children run on the audio thread's CPU, below it (``CPUPlacement``): told which thread
+    /// that is whenever a backend goes live.
+    func adopt(audioThread: UInt) {
+        policy.settings.placement?.adopt(audioThread: audioThread)
+    }
+
     /// One event line and one log line for a child that started or faulted.
-    func isolationEvent(_ event: IsolationEvent) {
+    private func tell(_ event: IsolationEvent) {
         let line: EngineEvent
         switch event.kind {
         case .started(let pid, let restart):
             line = .isolatedStarted(app: event.app, pid: Int(pid), restart: restart)
             if restart > 0 { StandardError.write("iaa: app \"\(event.app)\" plays again (child process \(pid), restart \(restart))") }
         case .faulted(let fault, let restartIn):
-            let settings = isolation?.settings ?? IsolationSettings(executable: "")
-            let reason = fault.reason(settings: settings)
+            let reason = fault.reason(settings: policy.settings)
             line = .isolatedFault(app: event.app, fault: fault.kind, signal: fault.signalName, reason: reason, restartIn: restartIn)
             let next = restartIn.map { "restarting in \(($0 * 1000).rounded() / 1000) s" }
                 ?? "it stays off; `iaa enable \(event.app)` starts it again"
@@ -32,17 +54,17 @@ extension EngineCore {
             line = .isolatedFault(app: event.app, fault: "setupFailed", signal: nil, reason: message, restartIn: nil)
             StandardError.warning("app \"\(event.app)\" cannot run isolated: \(message)")
         }
-        publisher.announce(.event(line))
+        host.publisher.announce(.event(line))
     }
 
-    /// The app's isolated node, when it has one.
-    func isolatedNode(_ app: String) -> IsolatedNode? {
-        backend.currentPlan?.slot(for: app)?.anyNode as? IsolatedNode
+    /// The app's isolated node in the running plan, when it has one.
+    func node(_ app: String) -> IsolatedNode? {
+        host.backend.currentPlan?.slot(for: app)?.anyNode as? IsolatedNode
     }
 
     /// `status`'s `isolation` entry of an app: nil in process, else the child's state.
-    func isolationStatus(_ app: String) -> AppStatus.Isolation? {
-        guard let node = isolatedNode(app) else { return nil }
+    func status(_ app: String) -> AppStatus.Isolation? {
+        guard let node = node(app) else { return nil }
         let status = node.status
         return AppStatus.Isolation(
             state: Self.protocolState(status.state), pid: status.pid.map(Int.init), restarts: status.restarts, lateCycles: Int(status.lateCycles),
@@ -52,7 +74,7 @@ extension EngineCore {
     }
 
     /// The supervisor's state in `status`'s words (the isolation layer does not speak the protocol).
-    static func protocolState(_ state: IsolationStatus.State) -> AppStatus.Isolation.State {
+    private static func protocolState(_ state: IsolationStatus.State) -> AppStatus.Isolation.State {
         switch state {
         case .starting: .starting
         case .running: .running
@@ -62,7 +84,7 @@ extension EngineCore {
     }
 
     /// `iaa enable` for an isolated app left off after too many faults.
-    func enableIsolated(_ app: String) -> Bool {
-        isolatedNode(app)?.reenable() ?? false
+    func enable(_ app: String) -> Bool {
+        node(app)?.reenable() ?? false
     }
 }

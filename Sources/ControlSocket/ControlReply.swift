@@ -14,6 +14,15 @@ public enum ControlReply: Sendable {
     public static func error(code: String, message: String, field: String? = nil) -> ControlReply {
         .error(ControlError(code: code, message: message, field: field))
     }
+
+    /// What a log line says of it: `ok`, `error CODE: MESSAGE` or `streaming TOPIC`.
+    public var summary: String {
+        switch self {
+        case .result: "ok"
+        case .error(let error): "error \(error.code): \(error.message)"
+        case .stream(let topic, _): "streaming \(topic)"
+        }
+    }
 }
 
 /// An error as the protocol carries it: a stable code scripts can test, a message people can read.

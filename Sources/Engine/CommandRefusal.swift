@@ -58,3 +58,47 @@ struct CommandOutcome {
         CommandOutcome(refusal: refusal)
     }
 }
+
+extension CommandOutcome {
+    /// What a change made live answers (`set`, `connect`, `disconnect`; session actions and
+    /// `apply` answer otherwise), with `graph`'s names for its ports.
+    func reply(to command: EngineCommand, in graph: Graph) -> ControlJSON {
+        switch command {
+        case .setParameter(let app, let index, let value):
+            let name = graph.appIndex(app).map { graph.apps[$0].type.parameters[index].name } ?? "\(index)"
+            return SetReply(app: app, param: name, value: Double(value)).json
+        case .connect(let connections):
+            return ConnectionsReply(.connected, connections.map { connection in
+                let (from, to) = graph.names(connection)
+                return .init(from: from, to: to, isInternal: true, already: false)
+            }).json
+        case .connectPorts(let pairs):
+            return ConnectionsReply(.connected, zip(pairs, alreadyConnected).map { pair, already in
+                .init(from: pair.source, to: pair.destination, isInternal: false, already: already)
+            }).json
+        case .disconnect(let connections):
+            return ConnectionsReply(.disconnected, connections.map { connection in
+                let (from, to) = graph.names(connection)
+                return .init(from: from, to: to, isInternal: true)
+            }).json
+        case .disconnectPorts(let pairs):
+            return ConnectionsReply(.disconnected, pairs.map { .init(from: $0.source, to: $0.destination, isInternal: false) }).json
+        case .session, .midi, .transport, .apply:
+            // No request reads MIDI or transport; session actions and apply are answered by their callers.
+            preconditionFailure("no change reply for \(command)")
+        }
+    }
+}
+
+extension CommandOutcome {
+    /// A session action's reply. A refusal is an error with AVAudioSession's name as its code and
+    /// the four-character code first in the message; `isBusy` too, after the changes it made.
+    func sessionReply(sessions: [AppSessionState]) -> ControlReply {
+        if let refusal {
+            let error = ControlError(refusal)
+            return .error(code: error.code, message: error.message, field: error.field)
+        }
+        return .result(ActionOutcome(events: events.map(SessionLog.message), warnings: warnings,
+                                     sessions: sessions.map { (app: $0.id, session: SessionLog.state($0)) }).json)
+    }
+}

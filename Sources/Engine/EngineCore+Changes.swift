@@ -4,25 +4,11 @@ import AudioSession
 import ControlSocket
 import NodeKit
 
-/// `get`, `session.preferredBuffer`, `remote` and `apply`.
+/// `session.preferredBuffer`, `remote` and `apply`.
 extension EngineCore {
-    func getParameters(_ request: ControlRequest) throws -> ControlReply {
-        let (_, app) = try app(request)
-        let slot = backend.currentPlan?.slot(for: app.id)
-        var specs = Array(app.type.parameters.enumerated())
-        if let name = request["param"]?.stringValue {
-            specs = specs.filter { $0.element.name == name }
-            guard !specs.isEmpty else { throw decoder.unknownParameter(name, of: app) }
-        }
-        return .result(ParameterReading(app: app.id, parameters: specs.map { index, spec in
-            .init(name: spec.name, value: Double(slot?.parameterTarget(index) ?? spec.defaultValue), min: Double(spec.range.lowerBound),
-                  max: Double(spec.range.upperBound), defaultValue: Double(spec.defaultValue), unit: spec.unit.rawValue)
-        }).json)
-    }
-
     /// An app's preferred I/O buffer duration asks JACK for that buffer size.
     func preferredBuffer(_ request: ControlRequest) throws -> ControlReply {
-        _ = try app(request)
+        _ = try decoder.app(request)
         guard let frames = request["frames"]?.intValue, frames >= 16, frames <= 8192, frames & (frames - 1) == 0 else {
             throw ControlError(.invalidParams, "\"frames\" is a power of two from 16 to 8192", field: "frames")
         }
@@ -34,7 +20,7 @@ extension EngineCore {
 
     /// Remote control events go to the Now Playing app, as Apple's remote control events do.
     func remote(_ request: ControlRequest) throws -> ControlReply {
-        let command = try string(request, "command")
+        let command = try decoder.string(request, "command")
         guard ["play", "pause", "togglePlayPause", "next", "previous"].contains(command) else {
             throw ControlError(.invalidParams, "unknown command \"\(command)\" (play, pause, togglePlayPause, next, previous)", field: "command")
         }
@@ -48,7 +34,7 @@ extension EngineCore {
     /// Validates a whole new graph and performs it as an `apply` command (``CommandHost``) — or,
     /// with `dryRun`, only says what would change.
     func apply(_ request: ControlRequest) throws -> ControlReply {
-        let text = try string(request, "text")
+        let text = try decoder.string(request, "text")
         let file = request["file"]?.stringValue ?? "graph.json"
         let loaded = GraphFile.load(text: text, file: file, registry: GraphLoading.registry, grants: grants)
         guard let fileGraph = loaded.graph, let newDescription = loaded.description else {

@@ -75,32 +75,10 @@ extension EngineCore: CommandHost {
         let outcome = try perform(command, at: now)
         if outcome.refusal != nil { keeping?.keepUndoing(planned) }
         if let before, let keeping { keeping.keepSeen(keeping.unplannedChanges(since: before, planned: planned)) }
-        if method.isSessionAction { return sessionReply(outcome) }
         publisher.publish(outcome.events)
+        if method.isSessionAction { return outcome.sessionReply(sessions: sessions.policy.states) }
         if let refusal = outcome.refusal { throw ControlError(refusal) }
-        switch command {
-        case .setParameter(let app, _, let value):
-            followLatencySoon()
-            return .result(SetReply(app: app, param: try decoder.string(request, "param"), value: Double(value)).json)
-        case .connect(let connections):
-            return .result(ConnectionsReply(.connected, connections.map { connection in
-                let (from, to) = graph.names(connection)
-                return .init(from: from, to: to, isInternal: true, already: false)
-            }).json)
-        case .connectPorts(let pairs):
-            return .result(ConnectionsReply(.connected, zip(pairs, outcome.alreadyConnected).map { pair, already in
-                .init(from: pair.source, to: pair.destination, isInternal: false, already: already)
-            }).json)
-        case .disconnect(let connections):
-            return .result(ConnectionsReply(.disconnected, connections.map { connection in
-                let (from, to) = graph.names(connection)
-                return .init(from: from, to: to, isInternal: true)
-            }).json)
-        case .disconnectPorts(let pairs):
-            return .result(ConnectionsReply(.disconnected, pairs.map { .init(from: $0.source, to: $0.destination, isInternal: false) }).json)
-        case .session, .midi, .transport, .apply:
-            // The decoder reads no MIDI, transport or apply request; session actions replied above.
-            preconditionFailure("no reply for \(command)")
-        }
+        if case .setParameter = command { followLatencySoon() }
+        return .result(outcome.reply(to: command, in: graph))
     }
 }

@@ -61,12 +61,7 @@ extension EngineCore {
 
     /// Wires JACK's notifications for `backend` to this queue. Before the backend is activated.
     func adopt(_ backend: any LiveBackend) {
-        backend.setDeadlineShare(deadlineShare)
-        do {
-            try backend.startCrew(threads: renderThreads, splitting: renderSplitting)
-        } catch {
-            StandardError.warning("cycles run on JACK's thread alone: \(error)")
-        }
+        cycles.apply(to: backend)
         backend.onConnectionChange = { [self] source, destination, connected in
             queue.async { self.connectionChanged(source: source, destination: destination, connected: connected) }
         }

@@ -11,7 +11,7 @@ extension EngineCore {
     func followLatency() {
         guard let plan = backend.currentPlan else { return }
         for (index, slot) in plan.appSlots.enumerated() where index < graph.apps.count && graph.apps[index].program != nil {
-            slot.noteLatency(programLatency(of: graph.apps[index]))
+            slot.noteLatency(programs.latency(of: graph.apps[index]))
         }
         guard plan.latencyChanged else { return }
         do {
@@ -27,13 +27,5 @@ extension EngineCore {
     func followLatencySoon() {
         let cycle = Double(backend.currentBufferSize) / backend.sampleRate
         queue.asyncAfter(deadline: .now() + 3 * cycle + 0.005) { [self] in followLatency() }
-    }
-
-    /// A program app's own latency: the latest capture latency JACK holds for its program ends
-    /// (the program's own output ports, as the program reports them), and for a receiving link
-    /// the link's (zita-n2j reports none of its own).
-    private func programLatency(of app: App) -> Int {
-        let own = app.layout.inputs.filter(\.programEnd).map { backend.captureLatency(ofPort: "\(app.id).\($0.name)") }.max() ?? 0
-        return own + (app.link?.latency(sampleRate: backend.sampleRate) ?? 0)
     }
 }

@@ -11,20 +11,21 @@ import Links
 /// notifications all go through it (each entry point checks so: ``checkOnQueue()``), so no lock
 /// is needed and the audio thread is never waited on.
 ///
-/// It sequences components that own their state: the connection rules (``ConnectionRules``),
-/// the bridges of link ends (``LinkSupervisor``), a satellite's link to its primary
+/// It sequences components that own their state: its JACK connections and their rules
+/// (``EngineConnections`` with ``ConnectionRules``), isolated apps (``IsolatedApps``), the
+/// bridges of link ends (``LinkSupervisor``), a satellite's link to its primary
 /// (``SatelliteLink``), program apps and their admission (``ProgramApps`` with its
 /// ``ProgramRoster``), health and levels (``EngineWatch`` with its ``HealthWatch`` and
 /// ``LevelMeters``), what it acknowledges, kept on disk (``ChangeKeeper``), rebuilt plugin
 /// libraries swapped in (``LibraryReloads``), `dump --graph`'s file (``GraphExport``), and what
 /// it says happened (``EventPublisher``). A component that acts on the engine does so through a
 /// protocol naming what it needs (``EngineHost``, refined by ``ProgramHost``, ``WatchHost``,
-/// ``KeepingHost``, ``ReloadHost`` and ``ReportHost``). The core's own jobs, each in its own file: requests (`+Requests`, with
-/// ``RequestDecoder`` and the commands it reads, performed as ``CommandHost`` in `+Commands`),
-/// the control tick (`+Supervision`), being a JACK client (`+Jack`), isolation (`+Isolation`),
-/// latency (`+Latency`) and swapping graphs (`+Changes`); what the read methods report is an
-/// ``EngineReport`` made when asked. This file holds the state and installs plans
-/// (``PlanInstall``).
+/// ``KeepingHost``, ``ReloadHost`` and ``ReportHost``). The core's own jobs, each in its own
+/// file: requests (`+Requests`, with ``RequestDecoder`` and the commands it reads, performed as
+/// ``CommandHost`` in `+Commands`), the control tick (`+Supervision`), being a JACK client and
+/// surviving its server (`+Jack`), latency (`+Latency`) and swapping graphs (`+Changes`); what
+/// the read methods report is an ``EngineReport`` made when asked. This file holds the state and
+/// installs plans (``PlanInstall``).
 final class EngineCore: @unchecked Sendable {
     let queue = DispatchQueue(label: "iaa.control")
     var backend: any LiveBackend
@@ -42,13 +43,8 @@ final class EngineCore: @unchecked Sendable {
     private(set) lazy var connections = EngineConnections(host: self, clientName: clientName, queue: queue)
     /// Clients of a dead server whose close did not return in time (a known libjack hang).
     var abandoned: [any LiveBackend] = []
-    /// The deadline guard's share of the period (0 off); applied to every backend this core adopts.
-    var deadlineShare: Double = 0.5
-    /// Threads a cycle may run on, the audio thread included (`--threads`); applied to every
-    /// backend this core adopts.
-    var renderThreads = 1
-    /// When cycles are split across them (`--split`).
-    var renderSplitting = CycleSplitting.whenItPays
+    /// How cycles run, applied to every backend this core adopts.
+    var cycles = CycleSettings()
     /// Apps whose nodes run in child processes (`--isolation`, trusted folders, the child
     /// binary); nil keeps every node in process. Set before `startUp`.
     var isolated: IsolatedApps?

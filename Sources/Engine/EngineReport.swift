@@ -18,12 +18,28 @@ protocol ReportHost: EngineHost {
     var keeping: ChangeKeeper? { get }
     var watch: EngineWatch { get }
     var isolated: IsolatedApps? { get }
+    var decoder: RequestDecoder { get }
 }
 
-/// What the read methods report: `status`, `dump`, `ports`, the Graphviz picture; made from the
+/// What the read methods report: `status`, `dump`, `ports`, `get`, the Graphviz picture; made from the
 /// engine as it is when asked, and holding nothing of its own.
 struct EngineReport {
     unowned let host: ReportHost
+
+    /// `get`: the app's parameters, or the one `param` names, as they are now.
+    func parameters(_ request: ControlRequest) throws -> ParameterReading {
+        let (_, app) = try host.decoder.app(request)
+        let slot = host.backend.currentPlan?.slot(for: app.id)
+        var specs = Array(app.type.parameters.enumerated())
+        if let name = request["param"]?.stringValue {
+            specs = specs.filter { $0.element.name == name }
+            guard !specs.isEmpty else { throw host.decoder.unknownParameter(name, of: app) }
+        }
+        return ParameterReading(app: app.id, parameters: specs.map { index, spec in
+            .init(name: spec.name, value: Double(slot?.parameterTarget(index) ?? spec.defaultValue), min: Double(spec.range.lowerBound),
+                  max: Double(spec.range.upperBound), defaultValue: Double(spec.defaultValue), unit: spec.unit.rawValue)
+        })
+    }
 
     func status() -> StatusReply {
         var jack = JackStatus(server: host.serverName ?? "default", client: host.clientName)

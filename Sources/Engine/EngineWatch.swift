@@ -11,7 +11,7 @@ import JackBackend
 protocol WatchHost: EngineHost {
     var queue: DispatchQueue { get }
     var programs: ProgramApps { get }
-    var deadlineShare: Double { get }
+    var cycles: CycleSettings { get }
     var isolated: IsolatedApps? { get }
 }
 
@@ -58,7 +58,7 @@ final class EngineWatch: @unchecked Sendable {
         switch slot.fault {
         case .deadline:
             return ("deadline", slot.canBypass ? .bypassed : .muted,
-                    "its process took more than \(Int((host.deadlineShare * 100).rounded())) % of the period in 3 consecutive cycles")
+                    "its process took more than \(Int((host.cycles.deadlineShare * 100).rounded())) % of the period in 3 consecutive cycles")
         case .nonFinite, .none:
             return ("nonFinite", .muted, "its output held NaN or infinity")
         }

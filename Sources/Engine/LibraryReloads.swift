@@ -9,7 +9,7 @@ import PluginHost
 /// graph with the new code, and reading a request's app.
 protocol ReloadHost: EngineHost {
     func install(_ newGraph: Graph, sameSessions: Bool) throws -> [SessionEvent]
-    func app(_ request: ControlRequest, _ name: String) throws -> (index: Int, app: App)
+    var decoder: RequestDecoder { get }
 }
 
 /// `reload` and `iaa run --watch`: swapping in the current build of rebuilt plugin libraries
@@ -37,7 +37,7 @@ final class LibraryReloads: @unchecked Sendable {
 
     /// `reload` (`app`): swaps in the app's rebuilt library, or says it is unchanged.
     func reload(_ request: ControlRequest) throws -> ControlReply {
-        let (_, app) = try host.app(request, "app")
+        let (_, app) = try host.decoder.app(request)
         switch try rebuiltApp(app) {
         case .unchanged(let library):
             return .result(ReloadReply(app: app.id, reloaded: false, library: library).json)

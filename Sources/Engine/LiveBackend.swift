@@ -169,3 +169,23 @@ extension JackBackend: LiveBackend {
         ProcessIdentity.ofJackClient(name, server: JackServerTag(ownClient: clientName, requested: serverName))
     }
 }
+
+/// How the engine's cycles run (`iaa run --deadline`, `--threads`, `--split`), the same on every
+/// backend it adopts: the first and each after a server restart.
+struct CycleSettings {
+    /// The deadline guard's share of the period (0 off).
+    var deadlineShare = 0.5
+    /// Threads a cycle may run on, the audio thread included.
+    var threads = 1
+    /// When cycles are split across them.
+    var splitting = CycleSplitting.whenItPays
+
+    func apply(to backend: any LiveBackend) {
+        backend.setDeadlineShare(deadlineShare)
+        do {
+            try backend.startCrew(threads: threads, splitting: splitting)
+        } catch {
+            StandardError.warning("cycles run on JACK's thread alone: \(error)")
+        }
+    }
+}

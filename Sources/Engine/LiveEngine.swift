@@ -124,9 +124,7 @@ public struct LiveEngine {
         let core: EngineCore
         do {
             core = try EngineCore(graph: graph, description: description, backend: backend, serverName: serverName)
-            core.deadlineShare = options.deadlinePercent / 100
-            core.renderThreads = options.threads
-            core.renderSplitting = options.splitting
+            core.cycles = CycleSettings(deadlineShare: options.deadlinePercent / 100, threads: options.threads, splitting: options.splitting)
             core.grants = grants
             // A hung child must be bounded even with the deadline guard off.
             var isolation = IsolationPolicy.fromEnvironment(

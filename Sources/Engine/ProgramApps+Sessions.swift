@@ -47,7 +47,7 @@ extension ProgramApps {
     /// An app the graph does not have is admitted first when its `programs.admit` allows the
     /// process (`admitAttaching`).
     func attach(_ request: ControlRequest) throws -> ControlReply {
-        let name = try host.string(request, "app")
+        let name = try host.decoder.string(request, "app")
         if let owned = roster.app(ofConnection: request.connection) {
             throw ControlError(.notOwner, "this connection already speaks for app \"\(owned)\"", field: "app")
         }
@@ -92,7 +92,7 @@ extension ProgramApps {
 
     /// `session.get`: one app's session as it is now.
     func sessionState(_ request: ControlRequest) throws -> ControlReply {
-        let (_, app) = try host.app(request, "app")
+        let (_, app) = try host.decoder.app(request)
         guard let state = host.sessions.policy.state(of: app.id) else {
             throw ControlError(GraphErrorCode.unmanagedApp, "app \"\(app.id)\" has no session", field: "app")
         }

@@ -14,8 +14,8 @@ protocol ProgramHost: EngineHost {
     func install(_ newGraph: Graph, sameSessions: Bool) throws -> [SessionEvent]
     func installAdopting(_ newGraph: Graph, sameSessions: Bool) throws -> (events: [SessionEvent], setups: [String: SessionOutcome])
     func applySession(_ action: SessionAction, at time: Double) -> SessionOutcome
-    func string(_ request: ControlRequest, _ name: String) throws -> String
-    func app(_ request: ControlRequest, _ name: String) throws -> (index: Int, app: App)
+    /// Reads a request's app and other members, with the running graph's names.
+    var decoder: RequestDecoder { get }
 }
 
 /// Program apps on the JACK side (docs/programs.md): outside clients found by name, checked by
@@ -139,6 +139,15 @@ final class ProgramApps: @unchecked Sendable {
     func ends(of app: App) -> (plays: [String], captures: [String]) {
         (app.layout.inputs.filter(\.programEnd).map { host.backend.fullName("\(app.id).\($0.name)") },
          app.layout.outputs.filter(\.programEnd).map { host.backend.fullName("\(app.id).\($0.name)") })
+    }
+
+    /// A program app's own latency: the latest capture latency JACK holds for its program ends
+    /// (the program's own output ports, as the program reports them), and for a receiving link
+    /// the link's (zita-n2j reports none of its own).
+    func latency(of app: App) -> Int {
+        let backend = host.backend
+        let own = app.layout.inputs.filter(\.programEnd).map { backend.captureLatency(ofPort: "\(app.id).\($0.name)") }.max() ?? 0
+        return own + (app.link?.latency(sampleRate: backend.sampleRate) ?? 0)
     }
 
     /// Every program app's `play_K` and `capture_K` port, full names: the program block makes

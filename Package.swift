@@ -56,25 +56,28 @@ let package = Package(
         .target(name: "LocatedJSON"),
         // "Did you mean": the closest name to a misspelt one, for every layer that names things.
         .target(name: "Suggestions"),
-        // The validated graph and its rules, and the real-time core: plan compiler, plan, renderer,
-        // node slots, plan exchange. Reads no file.
-        .target(name: "AudioGraph", dependencies: ["NodeKit", "AudioSession", "CFloatEnvironment", "CThreadNotes", "CKernels",
-                                                   "CRenderCrew"]),
+        // The real-time core: the plan, the renderer, node slots, the plan exchange, the render
+        // crew, compensation lines. Knows no graph, session or policy: nodes and backends build on it.
+        .target(name: "RenderCore", dependencies: ["NodeKit", "CFloatEnvironment", "CThreadNotes", "CKernels", "CRenderCrew"]),
+        // The graph model and its rules: the validated graph, apps and their sessions, programs,
+        // isolation and links, commands, Inter-App Audio's rules, and the plan compiler that
+        // turns a graph into RenderCore's plan. Reads no file.
+        .target(name: "AudioGraph", dependencies: ["RenderCore", "NodeKit", "AudioSession", "CKernels", "CThreadNotes"]),
         // Graph, timeline and grants files: decoding (JSON, and YAML through Yams), the description,
         // validation with located diagnostics, timeline actions. Produces what AudioGraph runs.
         .target(name: "GraphFormat", dependencies: ["AudioGraph", "NodeKit", "AudioSession", "LocatedJSON", "Suggestions",
                                                     .product(name: "Yams", package: "Yams")]),
         .target(name: "AudioFiles", dependencies: ["CSndfile"]),
-        .target(name: "Nodes", dependencies: ["NodeKit", "AudioGraph", "CKernels"]),
-        .target(name: "OfflineBackend", dependencies: ["AudioGraph", "NodeKit", "AudioFiles"]),
+        .target(name: "Nodes", dependencies: ["NodeKit", "RenderCore", "AudioGraph", "CKernels"]),
+        .target(name: "OfflineBackend", dependencies: ["RenderCore", "AudioGraph", "NodeKit", "AudioFiles"]),
         // Loads plugin libraries by path (dlopen, control side only) and wraps them as node types.
         .target(name: "PluginHost", dependencies: ["NodeKit", "AudioGraph", "AudioSession", "Suggestions", "IAAPluginABI", "CPluginFormats"]),
-        .target(name: "JackBackend", dependencies: ["AudioGraph", "NodeKit", "CJack", "CThreadNotes"]),
+        .target(name: "JackBackend", dependencies: ["RenderCore", "AudioGraph", "NodeKit", "CJack", "CThreadNotes"]),
         // Process isolation's system calls (memfd, futex, fork/exec with limits, Landlock, seccomp through
         // libseccomp) and the shared-memory layout engine and child compile against.
         .target(name: "CIsolation", dependencies: ["IAAPluginABI"], linkerSettings: [.linkedLibrary("seccomp")]),
         // Node apps in a child process: the node the engine runs, the supervisor, the child's loop.
-        .target(name: "Isolation", dependencies: ["NodeKit", "AudioGraph", "IAAPluginABI", "CIsolation", "CThreadNotes"]),
+        .target(name: "Isolation", dependencies: ["NodeKit", "RenderCore", "IAAPluginABI", "CIsolation", "CThreadNotes"]),
         // The control socket: SO_PEERCRED shim (struct ucred is not visible from Swift's Glibc).
         .target(name: "CPeerCredentials"),
         .target(name: "ControlSocket", dependencies: ["CPeerCredentials", "LocatedJSON"], exclude: ["PROTOCOL.md"]),
@@ -93,9 +96,9 @@ let package = Package(
         // Links between machines: the bridge processes the engine keeps running and their states,
         // and a satellite's control link to its primary.
         .target(name: "Links", dependencies: ["AudioGraph", "CIsolation", "ControlSocket"]),
-        .target(name: "Engine", dependencies: ["Links", "AudioGraph", "GraphFormat", "Suggestions", "AudioSession", "NodeKit", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation", "CThreadNotes", "StateStore"]),
+        .target(name: "Engine", dependencies: ["Links", "RenderCore", "AudioGraph", "GraphFormat", "Suggestions", "AudioSession", "NodeKit", "Nodes", "OfflineBackend", "JackBackend", "AudioFiles", "PluginHost", "ControlSocket", "Isolation", "CThreadNotes", "StateStore"]),
         .executableTarget(name: "iaa", dependencies: [
-            "Engine", "Links", "PluginHost", "NodeKit", "AudioGraph", "GraphFormat", "AudioSession", "ControlSocket", "SessionManager", "AudioFiles", "Isolation", "Dashboard",
+            "Engine", "Links", "PluginHost", "NodeKit", "RenderCore", "AudioGraph", "GraphFormat", "AudioSession", "ControlSocket", "SessionManager", "AudioFiles", "Isolation", "Dashboard",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Test helpers every suite shares: the package's paths and binaries, private temporary
@@ -107,7 +110,7 @@ let package = Package(
         .testTarget(name: "ControlSocketTests", dependencies: ["TestKit", "ControlSocket", "CIAASession"]),
         // Runs the built `iaa` against an in-process control server with canned replies.
         .testTarget(name: "CommandLineTests", dependencies: ["TestKit", "ControlSocket"]),
-        .testTarget(name: "PluginHostTests", dependencies: ["TestKit", "PluginHost", "AudioGraph", "GraphFormat", "IAAPluginABI", "Nodes", "OfflineBackend", "SignalAnalysis", "NodeKit", "LocatedJSON"]),
+        .testTarget(name: "PluginHostTests", dependencies: ["TestKit", "PluginHost", "RenderCore", "AudioGraph", "GraphFormat", "IAAPluginABI", "Nodes", "OfflineBackend", "SignalAnalysis", "NodeKit", "LocatedJSON"]),
         // Tests find Tests/Fixtures and graphs/ through #filePath.
         .testTarget(name: "LocatedJSONTests", dependencies: ["LocatedJSON"]),
         .testTarget(name: "GraphFormatTests", dependencies: ["TestKit", "GraphFormat", "AudioGraph", "AudioSession", "NodeKit", "Nodes", "LocatedJSON", "Suggestions"]),
@@ -115,8 +118,8 @@ let package = Package(
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis"]),
         .testTarget(name: "StateStoreTests", dependencies: ["TestKit", "StateStore"]),
         .testTarget(name: "AudioFilesTests", dependencies: ["TestKit", "AudioFiles"]),
-        .testTarget(name: "OfflineBackendTests", dependencies: ["OfflineBackend", "Nodes", "NodeKit", "AudioGraph", "GraphFormat", "SignalAnalysis"]),
-        .testTarget(name: "EngineTests", dependencies: ["TestKit", "Engine", "Links", "AudioGraph", "GraphFormat", "AudioSession", "OfflineBackend", "AudioFiles", "SignalAnalysis", "ControlSocket", "StateStore"]),
+        .testTarget(name: "OfflineBackendTests", dependencies: ["OfflineBackend", "Nodes", "NodeKit", "RenderCore", "AudioGraph", "GraphFormat", "SignalAnalysis"]),
+        .testTarget(name: "EngineTests", dependencies: ["TestKit", "Engine", "Links", "RenderCore", "AudioGraph", "GraphFormat", "AudioSession", "OfflineBackend", "AudioFiles", "SignalAnalysis", "ControlSocket", "StateStore"]),
         // Runs the built `iaa` against the private JACK server that tools/test starts.
         .testTarget(name: "JackIntegrationTests", dependencies: ["TestKit", "AudioFiles", "SignalAnalysis", "ControlSocket", "IAASession"]),
     ],

@@ -1,3 +1,4 @@
+import RenderCore
 import NodeKit
 
 /// What the control side asks of a backend beyond installing plans: the one seam between the

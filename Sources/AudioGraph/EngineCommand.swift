@@ -1,3 +1,4 @@
+import RenderCore
 import AudioSession
 
 /// One change to a running engine, whoever asks for it: a control request (`iaa set`, `iaa

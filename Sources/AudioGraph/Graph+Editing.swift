@@ -1,3 +1,4 @@
+import RenderCore
 import AudioSession
 
 /// Why a live change to a graph was refused; the running graph stays as it was.

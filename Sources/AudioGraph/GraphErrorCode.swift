@@ -1,3 +1,5 @@
+import RenderCore
+
 /// What went wrong in a graph file, as a stable string that `iaa validate --json` and the control
 /// protocol report.
 ///

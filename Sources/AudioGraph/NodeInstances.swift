@@ -1,3 +1,4 @@
+import RenderCore
 import NodeKit
 
 /// Creates the node slots for a graph's apps and keeps them, so that a changed graph reuses the

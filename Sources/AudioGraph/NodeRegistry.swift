@@ -1,3 +1,4 @@
+import RenderCore
 import NodeKit
 
 /// The node types a graph may name in its `plugin` field, by id.

@@ -1,3 +1,4 @@
+import RenderCore
 import NodeKit
 
 /// Turns a validated `Graph` and its node slots into a `RenderPlan`. Control side only.

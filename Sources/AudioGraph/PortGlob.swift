@@ -1,3 +1,5 @@
+import RenderCore
+
 /// Shell-style wildcards over port names: `*` matches any run of characters, `?` one character.
 public struct PortGlob: Sendable {
     let pattern: [Character]

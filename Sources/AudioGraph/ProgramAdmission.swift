@@ -1,3 +1,4 @@
+import RenderCore
 import AudioSession
 import NodeKit
 

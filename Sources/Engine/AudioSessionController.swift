@@ -1,4 +1,5 @@
 import AudioGraph
+import RenderCore
 import AudioSession
 
 /// Links the session policy to the running nodes: applies actions to the policy and turns each

@@ -1,4 +1,4 @@
-import AudioGraph
+import RenderCore
 #if canImport(Glibc)
 import Glibc
 #endif

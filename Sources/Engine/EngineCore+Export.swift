@@ -1,4 +1,3 @@
-import AudioGraph
 
 /// `dump --graph` and what is kept on disk: the running graph as a file (``GraphExport``).
 extension EngineCore {

@@ -1,4 +1,3 @@
-import AudioGraph
 import AudioSession
 import ControlSocket
 import JackBackend

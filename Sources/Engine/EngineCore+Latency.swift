@@ -1,5 +1,4 @@
 import Dispatch
-import AudioGraph
 
 /// Following the nodes' latency while the engine runs: a node that reports another latency (a
 /// parameter moved its lookahead, a program's port changed) gets a plan aligned for it, which

@@ -1,4 +1,3 @@
-import AudioGraph
 import ControlSocket
 import GraphFormat
 import StateStore

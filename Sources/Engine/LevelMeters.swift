@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import AudioGraph
+import RenderCore
 import ControlSocket
 
 /// Each app's level, taken from the running plan by the control side: 20 times a second while

@@ -1,4 +1,5 @@
 import AudioGraph
+import RenderCore
 
 /// Compiles graphs into plans for one backend, reusing running nodes and compensation lines,
 /// and numbers generations.

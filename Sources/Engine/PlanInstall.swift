@@ -1,4 +1,5 @@
 import AudioGraph
+import RenderCore
 import AudioSession
 
 /// How the sessions take a newly compiled plan.

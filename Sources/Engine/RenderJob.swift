@@ -1,5 +1,6 @@
 import AudioFiles
 import AudioGraph
+import RenderCore
 import GraphFormat
 import AudioSession
 import Foundation

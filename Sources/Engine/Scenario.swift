@@ -1,4 +1,3 @@
-import AudioGraph
 import GraphFormat
 import AudioSession
 

@@ -1,4 +1,3 @@
-import AudioGraph
 import LocatedJSON
 
 /// Reads a JSON document into a ``GraphDescription``, reporting unknown and missing keys and

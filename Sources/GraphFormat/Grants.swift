@@ -1,4 +1,3 @@
-import AudioGraph
 import AudioSession
 
 /// The entitlements a deployment allows each app, from a grants file (`iaa run --grants FILE`).

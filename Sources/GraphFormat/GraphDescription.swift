@@ -1,4 +1,3 @@
-import AudioGraph
 import LocatedJSON
 
 /// A graph file as written, before validation: plain values, nothing resolved against a registry.

@@ -1,4 +1,3 @@
-import AudioGraph
 import LocatedJSON
 
 /// Where each value and key of a graph file was written, by JSON pointer.

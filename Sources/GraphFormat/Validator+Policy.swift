@@ -1,4 +1,3 @@
-import AudioGraph
 import LocatedJSON
 import AudioSession
 

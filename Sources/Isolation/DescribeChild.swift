@@ -1,4 +1,4 @@
-import AudioGraph
+import RenderCore
 import CIsolation
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import AudioGraph
+import RenderCore
 import CJack
 
 /// The worker threads a cycle may be split across (docs/parallel.md), created as JACK creates

@@ -1,4 +1,3 @@
-import AudioGraph
 import CJack
 
 /// What `iaa status`, `iaa ports` and `iaa top` read from JACK. Control side only.

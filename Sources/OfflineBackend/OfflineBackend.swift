@@ -1,4 +1,5 @@
 import AudioGraph
+import RenderCore
 import NodeKit
 
 /// Drives plans with a manual clock: the same `Renderer` as JACK, one cycle per call, no server.

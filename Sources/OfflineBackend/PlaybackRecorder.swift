@@ -1,5 +1,5 @@
 import AudioFiles
-import AudioGraph
+import RenderCore
 
 /// Writes what the playback bus hears after each cycle: each channel sums its app outputs.
 public final class PlaybackRecorder {

@@ -1,5 +1,6 @@
 import AudioFiles
 import AudioGraph
+import RenderCore
 
 /// Writes each app's output, after its session gain, to `DIRECTORY/APP.wav` (one channel per
 /// output port), so levels can be measured per app.

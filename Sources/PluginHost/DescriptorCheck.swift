@@ -1,4 +1,3 @@
-import AudioGraph
 import AudioSession
 import IAAPluginABI
 import NodeKit

@@ -1,4 +1,3 @@
-import AudioGraph
 import CPluginFormats
 import Suggestions
 import Synchronization

@@ -1,5 +1,4 @@
 import ArgumentParser
-import AudioGraph
 import Engine
 import Foundation
 import NodeKit

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AudioGraph
+import RenderCore
 
 /// `--threads N` and `--split`, for `run` and `render`: the threads a cycle may be split across,
 /// and when it is (docs/parallel.md).

@@ -1,4 +1,3 @@
-import AudioGraph
 import ControlSocket
 @testable import Engine
 import Foundation

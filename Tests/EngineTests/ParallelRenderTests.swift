@@ -1,4 +1,5 @@
 @testable import AudioGraph
+@testable import RenderCore
 import Engine
 import GraphFormat
 import NodeKit

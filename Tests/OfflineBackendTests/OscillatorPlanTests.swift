@@ -1,4 +1,3 @@
-import AudioGraph
 import SignalAnalysis
 import Testing
 

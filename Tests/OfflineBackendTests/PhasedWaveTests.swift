@@ -1,4 +1,4 @@
-import AudioGraph
+import RenderCore
 import NodeKit
 import Synchronization
 import Testing

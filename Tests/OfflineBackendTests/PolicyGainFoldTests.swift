@@ -1,4 +1,3 @@
-import AudioGraph
 import Testing
 
 /// A node type that names an `outputGain` parameter (builtin:gain, builtin:mixer) gets the app's

@@ -1,4 +1,3 @@
-import AudioGraph
 import NodeKit
 import SignalAnalysis
 import Testing

@@ -1,4 +1,4 @@
-import AudioGraph
+import RenderCore
 import CKernels
 import NodeKit
 import Testing

@@ -1,5 +1,4 @@
 import LocatedJSON
-import AudioGraph
 import GraphFormat
 import Foundation
 import NodeKit

@@ -1,4 +1,4 @@
-import AudioGraph
+import RenderCore
 import Foundation
 import GraphFormat
 import IAAPluginABI

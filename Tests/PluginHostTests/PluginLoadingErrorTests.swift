@@ -1,4 +1,3 @@
-import AudioGraph
 import Foundation
 import NodeKit
 import PluginHost

@@ -6,7 +6,7 @@ import NodeKit
 /// `BitwiseCopyable` so that no class-typed field (and no retain) can creep into the step table.
 /// Ranges are `Int32`, so a step takes 64 bytes (one cache line) and the renderer's prefetch
 /// reads fewer lines.
-struct RenderStep: BitwiseCopyable {
+package struct RenderStep: BitwiseCopyable {
     let slot: Unmanaged<NodeSlot>
     /// What the step reads after the slot: the node object, or a `SteadyCycleNode`'s steady state
     /// (all a settled cycle touches), and the parameter ramps the slot hands the node. The
@@ -34,6 +34,22 @@ struct RenderStep: BitwiseCopyable {
     /// For the first step of a wave of isolated apps (`PhasedNode`), the index just past its last
     /// member; -1 otherwise.
     let waveEnd: Int32
+
+    package init(slot: Unmanaged<NodeSlot>, node: UnsafeRawPointer, ramps: UnsafeRawPointer, inputStart: Int32, inputCount: Int32, outputStart: Int32, outputCount: Int32, midiIndex: Int32, mixStart: Int32, mixCount: Int32, delayStart: Int32, delayCount: Int32, waveEnd: Int32) {
+        self.slot = slot
+        self.node = node
+        self.ramps = ramps
+        self.inputStart = inputStart
+        self.inputCount = inputCount
+        self.outputStart = outputStart
+        self.outputCount = outputCount
+        self.midiIndex = midiIndex
+        self.mixStart = mixStart
+        self.mixCount = mixCount
+        self.delayStart = delayStart
+        self.delayCount = delayCount
+        self.waveEnd = waveEnd
+    }
 }
 
 /// The MIDI messages one app receives in a cycle: the backend fills it before rendering (from
@@ -56,10 +72,16 @@ public struct MIDIBuffer: BitwiseCopyable {
         events[index] = event
         count += 1
     }
+
+    package init(events: UnsafeMutablePointer<MIDIEvent>, capacity: Int, count: Int) {
+        self.events = events
+        self.capacity = capacity
+        self.count = count
+    }
 }
 
 /// How one app input is fed this cycle: summed sources, plus an outside JACK port when connected.
-struct InputMix: BitwiseCopyable {
+package struct InputMix: BitwiseCopyable {
     /// Where the sum is written when more than one source (or a gain) must be applied.
     let mixBuffer: UnsafeMutablePointer<Float>
     /// Range in the plan's `sources` table.
@@ -80,12 +102,22 @@ struct InputMix: BitwiseCopyable {
 
     /// The buffer the input reads while no outside signal is heard: `unmixed`, or the sum in
     /// `mixBuffer`. Constant for the plan's life.
-    var quietPointer: UnsafePointer<Float> { unmixed ?? UnsafePointer(mixBuffer) }
+    package var quietPointer: UnsafePointer<Float> { unmixed ?? UnsafePointer(mixBuffer) }
+
+    package init(mixBuffer: UnsafeMutablePointer<Float>, sourceStart: Int, sourceCount: Int, externalIndex: Int, programEnd: Bool, unmixed: UnsafePointer<Float>?, outsideDelay: Int32) {
+        self.mixBuffer = mixBuffer
+        self.sourceStart = sourceStart
+        self.sourceCount = sourceCount
+        self.externalIndex = externalIndex
+        self.programEnd = programEnd
+        self.unmixed = unmixed
+        self.outsideDelay = outsideDelay
+    }
 }
 
 /// One internal connection as seen by the input it feeds (`buffer`, `gain`): the C struct, so the
 /// mixing kernel reads the plan's `sources` table as it is.
-typealias MixSource = iaa_mix_source
+package typealias MixSource = iaa_mix_source
 
 /// An app port that the backend exposes outside the engine (a JACK port).
 public struct ExternalPort: Sendable, Hashable {
@@ -104,6 +136,17 @@ public struct ExternalPort: Sendable, Hashable {
 
     /// The JACK short name (`tone.out`).
     public var shortName: String { "\(appID).\(portName)" }
+
+    package init(appID: String, portName: String, displayName: String, group: String?, direction: ExternalPortDirection, order: Int, kind: Kind, midiIndex: Int) {
+        self.appID = appID
+        self.portName = portName
+        self.displayName = displayName
+        self.group = group
+        self.direction = direction
+        self.order = order
+        self.kind = kind
+        self.midiIndex = midiIndex
+    }
 }
 
 public enum ExternalPortDirection: Sendable, Hashable {

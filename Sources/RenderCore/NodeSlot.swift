@@ -25,10 +25,10 @@ public class NodeSlot {
     var settled = false
     /// A `SteadyCycleNode`'s steady cycle, which a settled cycle calls instead of `run`; nil
     /// for every other node.
-    let steadyCycle: SteadyCycle?
+    package let steadyCycle: SteadyCycle?
     public let parameterCount: Int
     /// The ramps handed to the node, one per parameter (room for one at least, like `targets`).
-    let ramps: UnsafeMutablePointer<ParameterRamp>
+    package let ramps: UnsafeMutablePointer<ParameterRamp>
     let sampleRate: Double
     /// Where the node's remote transport requests land (play, stop, toggle record).
     let transportRequest: UnsafeMutablePointer<Atomic<UInt8>>
@@ -38,7 +38,7 @@ public class NodeSlot {
     let outputCheck: UnsafeMutablePointer<UInt64>
     /// The node object's address: the renderer prefetches it (`RenderStep.node`) and the short
     /// path calls the node through it (`TypedSlot.node` lies lines further on).
-    let nodeAddress: UnsafeRawPointer
+    package let nodeAddress: UnsafeRawPointer
     /// The app this slot renders.
     public let appID: String
     /// The node type's id and configuration: a slot is reused only when both match.
@@ -319,7 +319,7 @@ public class NodeSlot {
              outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {}
 
     /// True for a `PhasedNode`'s slot: the plan may put it in a wave (`begin`, then `finish`).
-    var isPhased: Bool { false }
+    package var isPhased: Bool { false }
 
     /// The first half of `run` for a node in a wave: every decision `run` makes, then the node's
     /// `begin`. Only `PhasedSlot` has one.
@@ -348,10 +348,10 @@ struct PendingCycle: BitwiseCopyable {
 }
 
 /// The one concrete slot per node type, so the call to `process` is direct and generic.
-class TypedSlot<Node: AudioNode>: NodeSlot {
+package class TypedSlot<Node: AudioNode>: NodeSlot {
     let node: Node
 
-    init(node: Node, appID: String, type: NodeType, configuration: NodeConfiguration,
+    package init(node: Node, appID: String, type: NodeType, configuration: NodeConfiguration,
          initialValues: [Float], sampleRate: Double, rampSeconds: Double, gainRampSeconds: Double) {
         self.node = node
         super.init(appID: appID, type: type, configuration: configuration, initialValues: initialValues,
@@ -360,10 +360,10 @@ class TypedSlot<Node: AudioNode>: NodeSlot {
                    steadyCycle: (node as? any SteadyCycleNode)?.steadyCycle)
     }
 
-    override final var anyNode: any AudioNode { node }
+    override package final var anyNode: any AudioNode { node }
 
     /// - Realtime: safe.
-    override final func run(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
+    override package final func run(_ context: RenderContext, inputs: UnsafePointer<UnsafePointer<Float>>, inputCount: Int,
                             outputs: UnsafePointer<UnsafeMutablePointer<Float>>, outputCount: Int, midi: MIDIEvents) {
         // Nearly every cycle nothing has changed since the last one: the node runs at the
         // parameters it had under unity gain, and none of the checks below could differ. One load

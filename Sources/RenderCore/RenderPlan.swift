@@ -87,7 +87,7 @@ public final class RenderPlan: @unchecked Sendable {
     private var foldedSamples = 0
     public static let sampleInterval = 256
 
-    init(generation: UInt64, sampleRate: Double, maximumFrames: Int, tables: PlanTables, slots: [NodeSlot]) {
+    package init(generation: UInt64, sampleRate: Double, maximumFrames: Int, tables: PlanTables, slots: [NodeSlot]) {
         self.generation = generation
         self.sampleRate = sampleRate
         self.maximumFrames = maximumFrames
@@ -281,7 +281,7 @@ public final class RenderPlan: @unchecked Sendable {
 }
 
 /// The raw tables a `RenderPlan` takes ownership of.
-struct PlanTables {
+package struct PlanTables {
     var steps: UnsafeMutableBufferPointer<RenderStep>
     var inputs: UnsafeMutableBufferPointer<InputMix>
     var sources: UnsafeMutableBufferPointer<MixSource>
@@ -302,4 +302,26 @@ struct PlanTables {
     var lines: [CompensationLine]
     /// Every connection as the steps it joins (step indices), for the split schedule.
     var stepConnections: [(from: Int, to: Int)]
+
+    package init(steps: UnsafeMutableBufferPointer<RenderStep>, inputs: UnsafeMutableBufferPointer<InputMix>, sources: UnsafeMutableBufferPointer<MixSource>, inputPointers: UnsafeMutableBufferPointer<UnsafePointer<Float>>, mixedInputs: UnsafeMutableBufferPointer<Int32>, outputPointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>, externalInputs: UnsafeMutableBufferPointer<UnsafePointer<Float>?>, externalOutputs: UnsafeMutableBufferPointer<UnsafePointer<Float>>, externalPorts: [ExternalPort], silence: UnsafeMutablePointer<Float>, arena: UnsafeMutableRawPointer, outputBuffers: [String: UnsafeMutablePointer<Float>], midiBuffers: UnsafeMutableBufferPointer<MIDIBuffer>, midiIndexOfApp: [String: Int], delays: UnsafeMutableBufferPointer<DelayStep>, latency: GraphLatency, latencyPaths: LatencyPaths, lines: [CompensationLine], stepConnections: [(from: Int, to: Int)]) {
+        self.steps = steps
+        self.inputs = inputs
+        self.sources = sources
+        self.inputPointers = inputPointers
+        self.mixedInputs = mixedInputs
+        self.outputPointers = outputPointers
+        self.externalInputs = externalInputs
+        self.externalOutputs = externalOutputs
+        self.externalPorts = externalPorts
+        self.silence = silence
+        self.arena = arena
+        self.outputBuffers = outputBuffers
+        self.midiBuffers = midiBuffers
+        self.midiIndexOfApp = midiIndexOfApp
+        self.delays = delays
+        self.latency = latency
+        self.latencyPaths = latencyPaths
+        self.lines = lines
+        self.stepConnections = stepConnections
+    }
 }

@@ -12,33 +12,48 @@
 public struct LatencyPaths: Sendable, Equatable {
     /// One app: its own latency, where its signal comes from and which of the plan's external
     /// ports (`RenderPlan.externalPorts` indices) it has.
-    struct Entry: Sendable, Equatable {
-        var own: Int
+    package struct Entry: Sendable, Equatable {
+        package var own: Int
         /// A program app: its own latency is the program's (its sound arrives that late), which
         /// counts forwards from the program's port; backwards it is not the engine's to add.
-        var program: Bool
+        package var program: Bool
         /// Connections into the app that count (not the previous cycle's): source app, delay.
-        var sources: [Link] = []
+        package var sources: [Link] = []
         /// Connections out of the app that count: destination app, delay.
-        var destinations: [Link] = []
+        package var destinations: [Link] = []
         /// Its exposed audio inputs whose outside signal enters here (not a program's own port,
         /// whose latency is the app's `own`), with the delay compensation gives that signal, and
         /// every exposed audio input.
-        var entryInputs: [Entrance] = []
-        var inputs: [Entrance] = []
-        var outputs: [Int] = []
+        package var entryInputs: [Entrance] = []
+        package var inputs: [Entrance] = []
+        package var outputs: [Int] = []
+
+        package init(own: Int, program: Bool) {
+            self.own = own
+            self.program = program
+        }
     }
 
     /// One connection seen from one end: the app at the other end, and its compensation delay.
-    struct Link: Sendable, Equatable {
-        var app: Int
-        var delay: Int
+    package struct Link: Sendable, Equatable {
+        package var app: Int
+        package var delay: Int
+
+        package init(app: Int, delay: Int) {
+            self.app = app
+            self.delay = delay
+        }
     }
 
     /// One exposed input port (its external port index) and the delay its outside signal gets.
-    struct Entrance: Sendable, Equatable {
-        var port: Int
-        var delay: Int
+    package struct Entrance: Sendable, Equatable {
+        package var port: Int
+        package var delay: Int
+
+        package init(port: Int, delay: Int) {
+            self.port = port
+            self.delay = delay
+        }
     }
 
     let entries: [Entry]
@@ -47,32 +62,11 @@ public struct LatencyPaths: Sendable, Equatable {
     /// How many external ports the plan has (audio and MIDI).
     public let portCount: Int
 
-    /// The paths of `plan`'s ports through `graph`, with `latency`'s own latencies and delays.
-    public init(_ graph: Graph, latency: GraphLatency, ports: [ExternalPort]) {
-        var entries = graph.apps.indices.map { Entry(own: latency.own[$0], program: graph.apps[$0].program != nil) }
-        for (index, connection) in graph.connections.enumerated()
-        where !graph.apps[connection.to.app].layout.inputs[connection.to.port].readsPreviousCycle {
-            entries[connection.to.app].sources.append(Link(app: connection.from.app, delay: latency.delay[index]))
-            entries[connection.from.app].destinations.append(Link(app: connection.to.app, delay: latency.delay[index]))
-        }
-        var appIndex: [String: Int] = [:]
-        for index in graph.apps.indices { appIndex[graph.apps[index].id] = index }
-        for (index, port) in ports.enumerated() where port.kind == .audio {
-            guard let app = appIndex[port.appID] else { continue }
-            switch port.direction {
-            case .input:
-                guard let portIndex = graph.apps[app].layout.inputs.firstIndex(where: { $0.name == port.portName }) else { continue }
-                let delayed = CompensationLines.hasOutsideEntry(graph, app: app, port: portIndex)
-                let entrance = Entrance(port: index, delay: delayed ? latency.outsideDelay(app) : 0)
-                entries[app].inputs.append(entrance)
-                if !graph.apps[app].layout.inputs[portIndex].programEnd { entries[app].entryInputs.append(entrance) }
-            case .output:
-                entries[app].outputs.append(index)
-            }
-        }
+    /// Made by the plan compiler from a graph (AudioGraph's `LatencyPaths(graph, latency:, ports:)`).
+    package init(entries: [Entry], order: [Int], portCount: Int) {
         self.entries = entries
-        order = graph.order
-        portCount = ports.count
+        self.order = order
+        self.portCount = portCount
     }
 
     /// The capture range of every exposed output port (by external port index; nil for the

@@ -7,7 +7,7 @@
 /// for, so most changes fit; one that does not gets a new line. Control side creates and frees;
 /// the state is the audio thread's.
 public final class CompensationLine {
-    let state: UnsafeMutablePointer<CompensationState>
+    package let state: UnsafeMutablePointer<CompensationState>
     /// Frames the ring holds; a power of two.
     let capacity: Int
     private let ring: UnsafeMutablePointer<Float>
@@ -18,7 +18,7 @@ public final class CompensationLine {
 
     /// A line with room for `delay` frames of delay behind cycles of `maximumFrames`, starting
     /// at `delay` (`aligned`: nothing has played yet) or at 0, fading to it over its first cycles.
-    init(delay: Int, maximumFrames: Int, aligned: Bool) {
+    package init(delay: Int, maximumFrames: Int, aligned: Bool) {
         var capacity = 1024
         while capacity < 2 * (delay + maximumFrames) { capacity *= 2 }
         self.capacity = capacity
@@ -38,7 +38,7 @@ public final class CompensationLine {
 
     /// Takes the line for a plan delaying by `delay` behind cycles of `maximumFrames`: false,
     /// changing nothing, when the ring cannot hold it beside what it may still be reading.
-    func take(_ delay: Int, maximumFrames: Int) -> Bool {
+    package func take(_ delay: Int, maximumFrames: Int) -> Bool {
         guard max(delay, reach) + maximumFrames <= capacity else { return false }
         reach = max(delay, reach)
         return true
@@ -46,7 +46,7 @@ public final class CompensationLine {
 }
 
 /// The audio thread's state of a ``CompensationLine``.
-struct CompensationState {
+package struct CompensationState {
     let ring: UnsafeMutablePointer<Float>
     let mask: Int
     /// Where the next frame is written.
@@ -66,7 +66,7 @@ struct CompensationState {
 /// outside signal entering an app input (the backend's buffer for that port this cycle), the
 /// line, the delay this plan wants and the buffer the delayed signal is written to (which the
 /// input's mix reads instead of the source's). `BitwiseCopyable`: no reference on the audio path.
-struct DelayStep: BitwiseCopyable {
+package struct DelayStep: BitwiseCopyable {
     let state: UnsafeMutablePointer<CompensationState>
     /// A connection's source; unused for an outside signal.
     let source: UnsafePointer<Float>
@@ -132,6 +132,14 @@ struct DelayStep: BitwiseCopyable {
         }
         line.pointee.write = (write + frames) & mask
     }
+
+    package init(state: UnsafeMutablePointer<CompensationState>, source: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, delay: Int, externalIndex: Int32) {
+        self.state = state
+        self.source = source
+        self.output = output
+        self.delay = delay
+        self.externalIndex = externalIndex
+    }
 }
 
 /// The compensation lines of one plan: per connection, and per app input for the outside
@@ -142,65 +150,10 @@ public struct CompensationLineSet {
     /// By app input, every app's inputs in app order (as ``PlanCompiler`` numbers them).
     public var outside: [CompensationLine?]
 
-    /// No compensation anywhere.
-    public static func none(_ graph: Graph) -> CompensationLineSet {
-        CompensationLineSet(connections: Array(repeating: nil, count: graph.connections.count),
-                            outside: Array(repeating: nil, count: graph.apps.reduce(0) { $0 + $1.layout.inputs.count }))
-    }
+    package var all: [CompensationLine] { connections.compactMap { $0 } + outside.compactMap { $0 } }
 
-    var all: [CompensationLine] { connections.compactMap { $0 } + outside.compactMap { $0 } }
-}
-
-/// The compensation lines of the plans one builder makes, by connection, so that the next plan
-/// keeps the lines (and the audio in them) of the connections it keeps. Control side.
-public final class CompensationLines {
-    private var lines: [String: CompensationLine] = [:]
-
-    public init() {}
-
-    /// The lines for `graph`'s delayed connections and outside signals (nil for one that never
-    /// had a delay), taking over the lines the last plan had for the same connection or input;
-    /// lines gone are let go (a plan still running keeps its own).
-    public func lines(for graph: Graph, latency: GraphLatency, maximumFrames: Int, aligned: Bool) -> CompensationLineSet {
-        var next: [String: CompensationLine] = [:]
-        // A path that needs no delay has no line, unless it had one: that line fades to 0 and
-        // stays, so the path does not jump back by its old delay.
-        func line(_ key: String, delay: Int) -> CompensationLine? {
-            guard delay > 0 || lines[key] != nil else { return nil }
-            let line: CompensationLine
-            if let kept = lines[key], kept.take(delay, maximumFrames: maximumFrames) {
-                line = kept
-            } else {
-                line = CompensationLine(delay: delay, maximumFrames: maximumFrames, aligned: aligned)
-            }
-            next[key] = line
-            return line
-        }
-        var set = CompensationLineSet.none(graph)
-        for index in graph.connections.indices {
-            let connection = graph.connections[index]
-            let from = graph.apps[connection.from.app], to = graph.apps[connection.to.app]
-            let key = "\(from.id):\(from.layout.outputs[connection.from.port].name)>\(to.id):\(to.layout.inputs[connection.to.port].name)"
-            set.connections[index] = line(key, delay: latency.delay[index])
-        }
-        var input = 0
-        for appIndex in graph.apps.indices {
-            let app = graph.apps[appIndex]
-            for port in app.layout.inputs.indices {
-                defer { input += 1 }
-                guard Self.hasOutsideEntry(graph, app: appIndex, port: port) else { continue }
-                set.outside[input] = line(">\(app.id):\(app.layout.inputs[port].name)", delay: latency.outsideDelay(appIndex))
-            }
-        }
-        lines = next
-        return set
-    }
-
-    /// Whether an outside signal entering this app input is one compensation may delay: the
-    /// backend exposes it, it is not a program's own port (whose latency is the app's) and it
-    /// is not read a cycle late.
-    public static func hasOutsideEntry(_ graph: Graph, app: Int, port: Int) -> Bool {
-        let spec = graph.apps[app].layout.inputs[port]
-        return graph.exposure.exposes(app: app, .input, port: port) && !spec.programEnd && !spec.readsPreviousCycle
+    package init(connections: [CompensationLine?], outside: [CompensationLine?]) {
+        self.connections = connections
+        self.outside = outside
     }
 }

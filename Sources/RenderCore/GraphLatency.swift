@@ -30,41 +30,11 @@ public struct GraphLatency: Sendable, Equatable {
     /// it meets the paths from inside the graph; 0 without compensation.
     public func outsideDelay(_ app: Int) -> Int { compensates ? arrival[app] : 0 }
 
-    /// The compensation delay that makes `graph`'s paths meet, from each app's own latency.
-    public init(_ graph: Graph, own: [Int], compensates: Bool = true) {
-        precondition(own.count == graph.apps.count, "one latency per app")
+    /// Made by the plan compiler from a graph (AudioGraph's `GraphLatency(graph, own:)`).
+    package init(own: [Int], arrival: [Int], delay: [Int], compensates: Bool) {
         self.own = own
-        self.compensates = compensates
-        // Connections into each app, found once (graph.connections is in file order).
-        var incoming = Array(repeating: [Int](), count: graph.apps.count)
-        for (index, connection) in graph.connections.enumerated()
-        where !graph.apps[connection.to.app].layout.inputs[connection.to.port].readsPreviousCycle {
-            incoming[connection.to.app].append(index)
-        }
-        var arrival = Array(repeating: 0, count: graph.apps.count)
-        // `graph.order` puts every app after the apps that feed it, so each source's output is
-        // known when its destination is reached.
-        for app in graph.order {
-            for index in incoming[app] {
-                let source = graph.connections[index].from.app
-                arrival[app] = max(arrival[app], arrival[source] + own[source])
-            }
-        }
-        var delay = Array(repeating: 0, count: graph.connections.count)
-        if compensates {
-            for app in graph.apps.indices {
-                for index in incoming[app] {
-                    let source = graph.connections[index].from.app
-                    delay[index] = arrival[app] - (arrival[source] + own[source])
-                }
-            }
-        }
         self.arrival = arrival
         self.delay = delay
-    }
-
-    /// No latency anywhere (before any node reported one).
-    public static func none(_ graph: Graph) -> GraphLatency {
-        GraphLatency(graph, own: Array(repeating: 0, count: graph.apps.count))
+        self.compensates = compensates
     }
 }

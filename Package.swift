@@ -68,11 +68,11 @@ let package = Package(
         .target(name: "GraphFormat", dependencies: ["AudioGraph", "NodeKit", "AudioSession", "LocatedJSON", "Suggestions",
                                                     .product(name: "Yams", package: "Yams")]),
         .target(name: "AudioFiles", dependencies: ["CSndfile"]),
-        .target(name: "Nodes", dependencies: ["NodeKit", "RenderCore", "AudioGraph", "CKernels"]),
-        .target(name: "OfflineBackend", dependencies: ["RenderCore", "AudioGraph", "NodeKit", "AudioFiles"]),
+        .target(name: "Nodes", dependencies: ["NodeKit", "RenderCore", "CKernels"]),
+        .target(name: "OfflineBackend", dependencies: ["RenderCore", "NodeKit", "AudioFiles"]),
         // Loads plugin libraries by path (dlopen, control side only) and wraps them as node types.
         .target(name: "PluginHost", dependencies: ["NodeKit", "AudioGraph", "AudioSession", "Suggestions", "IAAPluginABI", "CPluginFormats"]),
-        .target(name: "JackBackend", dependencies: ["RenderCore", "AudioGraph", "NodeKit", "CJack", "CThreadNotes"]),
+        .target(name: "JackBackend", dependencies: ["RenderCore", "NodeKit", "CJack", "CThreadNotes"]),
         // Process isolation's system calls (memfd, futex, fork/exec with limits, Landlock, seccomp through
         // libseccomp) and the shared-memory layout engine and child compile against.
         .target(name: "CIsolation", dependencies: ["IAAPluginABI"], linkerSettings: [.linkedLibrary("seccomp")]),
@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "SignalAnalysisTests", dependencies: ["SignalAnalysis"]),
         .testTarget(name: "StateStoreTests", dependencies: ["TestKit", "StateStore"]),
         .testTarget(name: "AudioFilesTests", dependencies: ["TestKit", "AudioFiles"]),
-        .testTarget(name: "OfflineBackendTests", dependencies: ["OfflineBackend", "Nodes", "NodeKit", "RenderCore", "AudioGraph", "GraphFormat", "SignalAnalysis"]),
+        .testTarget(name: "OfflineBackendTests", dependencies: ["OfflineBackend", "Engine", "Nodes", "NodeKit", "RenderCore", "AudioGraph", "GraphFormat", "SignalAnalysis"]),
         .testTarget(name: "EngineTests", dependencies: ["TestKit", "Engine", "Links", "RenderCore", "AudioGraph", "GraphFormat", "AudioSession", "OfflineBackend", "AudioFiles", "SignalAnalysis", "ControlSocket", "StateStore"]),
         // Runs the built `iaa` against the private JACK server that tools/test starts.
         .testTarget(name: "JackIntegrationTests", dependencies: ["TestKit", "AudioFiles", "SignalAnalysis", "ControlSocket", "IAASession"]),

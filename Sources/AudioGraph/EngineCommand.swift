@@ -46,14 +46,3 @@ public struct AppliedGraph: Sendable, Equatable {
         lhs.file == rhs.file && lhs.text == rhs.text
     }
 }
-
-/// A source and a destination port by their backend names (`system:capture_1`, `iaa:synth.out_L`).
-public struct PortPair: Sendable, Hashable {
-    public let source: String
-    public let destination: String
-
-    public init(_ source: String, _ destination: String) {
-        self.source = source
-        self.destination = destination
-    }
-}

@@ -1,4 +1,3 @@
-import RenderCore
 import AudioSession
 
 /// Why a live change to a graph was refused; the running graph stays as it was.

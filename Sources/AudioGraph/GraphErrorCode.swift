@@ -1,5 +1,3 @@
-import RenderCore
-
 /// What went wrong in a graph file, as a stable string that `iaa validate --json` and the control
 /// protocol report.
 ///

@@ -1,5 +1,3 @@
-import RenderCore
-
 /// Where an app's node runs (the graph's `isolation` field; docs/isolation.md).
 public enum IsolationChoice: String, Sendable, CaseIterable {
     /// In a child process of its own: a crash, hang or NaN silences only this app.

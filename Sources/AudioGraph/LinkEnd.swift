@@ -1,5 +1,3 @@
-import RenderCore
-
 /// One end of an audio link between two machines: the graph's `link` block. A link end is a
 /// program app whose program is a zita-njbridge process the engine starts and keeps running
 /// (`zita-j2n` sends the app's inputs over UDP, `zita-n2j` receives into its outputs with

@@ -1,4 +1,3 @@
-import RenderCore
 import NodeKit
 
 /// The node types a graph may name in its `plugin` field, by id.

@@ -1,5 +1,3 @@
-import RenderCore
-
 /// Which app ports the backend registers as JACK ports: the graph's `jack.expose`.
 ///
 /// Every app port is a JACK port by default, so `jack_lsp` lists it and anything can be wired to

@@ -1,5 +1,3 @@
-import RenderCore
-
 /// Shell-style wildcards over port names: `*` matches any run of characters, `?` one character.
 public struct PortGlob: Sendable {
     let pattern: [Character]

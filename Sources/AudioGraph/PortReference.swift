@@ -1,5 +1,3 @@
-import RenderCore
-
 /// `APP:PORT` as written in a connection, split at its colon.
 package struct PortReference {
     package let app: String

@@ -1,4 +1,3 @@
-import RenderCore
 import AudioSession
 import NodeKit
 

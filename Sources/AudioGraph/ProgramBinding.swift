@@ -1,5 +1,3 @@
-import RenderCore
-
 /// What makes an app a program app: which outside process it is (a JACK client name pattern,
 /// optionally a user and an executable) and what the engine does about its connections.
 /// The graph's `program` block; docs/programs.md has the design.

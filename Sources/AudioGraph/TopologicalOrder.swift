@@ -1,5 +1,3 @@
-import RenderCore
-
 /// App-level dependencies between apps, built connection by connection, that refuses the
 /// connection closing a cycle and orders apps so that every app follows the apps feeding it.
 package struct TopologicalOrder {

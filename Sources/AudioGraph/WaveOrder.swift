@@ -1,5 +1,3 @@
-import RenderCore
-
 /// The order a plan runs its apps in, and its waves.
 enum WaveOrder {
     /// `graph.order` when fewer than two apps are phased; otherwise a topological order in which

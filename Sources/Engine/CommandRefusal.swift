@@ -1,5 +1,6 @@
 import ControlSocket
 import AudioGraph
+import RenderCore
 import AudioSession
 
 /// Why an ``EngineCommand`` was refused; nothing it would have changed has changed (a refused

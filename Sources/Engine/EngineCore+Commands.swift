@@ -1,4 +1,5 @@
 import AudioGraph
+import RenderCore
 import AudioSession
 import ControlSocket
 import Foundation

@@ -21,7 +21,7 @@ public enum GraphLoading {
     /// The built-ins and the plugins `resolver` finds. The isolated child passes a resolver
     /// without a sandbox: it is the sandbox, and opens its one library itself.
     public static func registry(resolver: PluginResolver) -> NodeRegistry {
-        var registry = BuiltinNodes.registry
+        var registry = NodeRegistry(BuiltinNodes.types)
         registry.resolver = resolver.registryResolver
         return registry
     }

@@ -169,6 +169,15 @@ extension JackBackend: LiveBackend {
     func process(ofClient name: String) -> ProcessIdentity? {
         ProcessIdentity.ofJackClient(name, server: JackServerTag(ownClient: clientName, requested: serverName))
     }
+
+    func resolve(_ endpoint: ExternalEndpoint) -> [String] {
+        switch endpoint {
+        case .port(let name): hasPort(name) ? [name] : []
+        case .physicalPlayback: physicalPorts(.playback)
+        case .physicalCapture: physicalPorts(.capture)
+        case .physicalMIDICapture: physicalPorts(.midiCapture)
+        }
+    }
 }
 
 /// How the engine's cycles run (`iaa run --deadline`, `--threads`, `--split`), the same on every

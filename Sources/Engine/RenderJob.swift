@@ -90,7 +90,7 @@ public struct RenderJob {
                 try FileManager.default.createDirectory(atPath: stemsDirectory, withIntermediateDirectories: true)
             }
             let stems = try stemsDirectory.map { directory throws(AudioFileError) in
-                try StemRecorder(directory: directory, graph: graph, sampleRate: sampleRate, format: format)
+                try StemRecorder(directory: directory, apps: graph.apps.map { ($0.id, $0.layout.outputs.map(\.name)) }, sampleRate: sampleRate, format: format)
             }
             if !timeline.isEmpty || logPath != nil { scenario.logStart() }
             var done = 0

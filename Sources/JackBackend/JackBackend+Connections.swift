@@ -1,5 +1,5 @@
-import AudioGraph
 import CJack
+import RenderCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,17 +45,26 @@ extension JackBackend {
         }
     }
 
-    /// The JACK port names an endpoint stands for right now.
-    public func resolve(_ endpoint: ExternalEndpoint) -> [String] {
-        switch endpoint {
-        case .port(let name):
-            return jack_port_by_name(clientHandle, name) == nil ? [] : [name]
-        case .physicalPlayback:
-            return ports(flags: CJack_port_is_physical() | CJack_port_is_input())
-        case .physicalCapture:
-            return ports(flags: CJack_port_is_physical() | CJack_port_is_output())
-        case .physicalMIDICapture:
-            return ports(flags: CJack_port_is_physical() | CJack_port_is_output(), type: CJack_default_midi_type())
+    /// Whether the server has a port of this full name now.
+    public func hasPort(_ name: String) -> Bool {
+        jack_port_by_name(clientHandle, name) != nil
+    }
+
+    /// The server's physical ports of one kind, in JACK's order.
+    public enum PhysicalPorts: Sendable {
+        /// Audio playback ports (inputs: `system:playback_N`).
+        case playback
+        /// Audio capture ports (outputs: `system:capture_N`).
+        case capture
+        /// MIDI inputs to the server (outputs: keyboards, controllers).
+        case midiCapture
+    }
+
+    public func physicalPorts(_ kind: PhysicalPorts) -> [String] {
+        switch kind {
+        case .playback: ports(flags: CJack_port_is_physical() | CJack_port_is_input())
+        case .capture: ports(flags: CJack_port_is_physical() | CJack_port_is_output())
+        case .midiCapture: ports(flags: CJack_port_is_physical() | CJack_port_is_output(), type: CJack_default_midi_type())
         }
     }
 

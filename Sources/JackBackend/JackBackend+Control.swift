@@ -1,5 +1,5 @@
-import AudioGraph
 import NodeKit
+import RenderCore
 
 /// The control side's seam (``ControlBackend``), in JACK's terms.
 extension JackBackend: ControlBackend {

@@ -1,4 +1,3 @@
-import AudioGraph
 import NodeKit
 
 /// The node types that ship with the engine, for graphs to name as `builtin:…`.
@@ -19,6 +18,8 @@ public enum BuiltinNodes {
         ProgramNode.nodeType,
     ]
 
-    /// A registry holding exactly ``types``; the engine adds plugin types to a copy of it.
-    public static let registry = NodeRegistry(types)
+    /// The built-in type with this id (`builtin:gain`), if there is one.
+    public static func type(_ id: String) -> NodeType? {
+        types.first { $0.id == id }
+    }
 }

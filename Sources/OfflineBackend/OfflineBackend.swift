@@ -1,4 +1,3 @@
-import AudioGraph
 import RenderCore
 import NodeKit
 

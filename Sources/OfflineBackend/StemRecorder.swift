@@ -1,5 +1,4 @@
 import AudioFiles
-import AudioGraph
 import RenderCore
 
 /// Writes each app's output, after its session gain, to `DIRECTORY/APP.wav` (one channel per
@@ -14,13 +13,13 @@ public final class StemRecorder {
     private let stems: [Stem]
     public var apps: [String] { stems.map(\.app) }
 
-    /// One file per app of `graph` that has outputs.
-    public init(directory: String, graph: Graph, sampleRate: Int, format: SampleFormat) throws(AudioFileError) {
+    /// One file per app that has outputs (`apps`: each app's id and its output ports' names).
+    public init(directory: String, apps: [(id: String, outputs: [String])], sampleRate: Int, format: SampleFormat) throws(AudioFileError) {
         var stems: [Stem] = []
-        for app in graph.apps where !app.layout.outputs.isEmpty {
+        for app in apps where !app.outputs.isEmpty {
             let writer = try SoundFileWriter(path: "\(directory)/\(app.id).wav", sampleRate: sampleRate,
-                                             channels: app.layout.outputs.count, format: format)
-            stems.append(Stem(app: app.id, ports: app.layout.outputs.map(\.name), writer: writer))
+                                             channels: app.outputs.count, format: format)
+            stems.append(Stem(app: app.id, ports: app.outputs, writer: writer))
         }
         self.stems = stems
     }

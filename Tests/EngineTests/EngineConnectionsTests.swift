@@ -1,4 +1,5 @@
 import AudioGraph
+import RenderCore
 @testable import Engine
 import Foundation
 import GraphFormat

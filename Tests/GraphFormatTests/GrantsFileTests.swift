@@ -50,7 +50,7 @@ struct GrantsFileTests {
     @Test("a graph that grants more than the grants file allows is refused where it grants it")
     func boundsGraphs() throws {
         let grants = try #require(GrantsFile.load(text: Self.grantsText, file: "grants.json").grants)
-        let refused = GraphFile.load(text: Self.graphText, file: "g.json", registry: BuiltinNodes.registry, grants: grants)
+        let refused = GraphFile.load(text: Self.graphText, file: "g.json", registry: NodeRegistry(BuiltinNodes.types), grants: grants)
         #expect(refused.graph == nil)
         let errors = refused.diagnostics.filter { $0.severity == .error }
         #expect(errors.count == 1)
@@ -61,11 +61,11 @@ struct GrantsFileTests {
         #expect(error.message == "the grants file grants.json does not allow app \"game\" the entitlement \"priority-audio\"")
         #expect(error.hint?.contains("it allows: inter-app-audio") == true)
         // Without a grants file the graph's author is the trust root, as before.
-        #expect(GraphFile.load(text: Self.graphText, file: "g.json", registry: BuiltinNodes.registry).graph != nil)
+        #expect(GraphFile.load(text: Self.graphText, file: "g.json", registry: NodeRegistry(BuiltinNodes.types)).graph != nil)
         let wider = try #require(GrantsFile.load(text: """
             { "format": "iaa-grants/1", "apps": { "phone": ["priority-audio", "microphone"], "game": ["priority-audio"], "*": ["inter-app-audio"] } }
             """, file: "grants.json").grants)
-        #expect(GraphFile.load(text: Self.graphText, file: "g.json", registry: BuiltinNodes.registry, grants: wider).graph != nil)
+        #expect(GraphFile.load(text: Self.graphText, file: "g.json", registry: NodeRegistry(BuiltinNodes.types), grants: wider).graph != nil)
     }
 
     @Test("a broken grants file is refused with located errors", arguments: [
@@ -134,7 +134,7 @@ struct GrantsFileTests {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let grants = try #require(GrantsFile.load(text: text, file: path).grants)
         #expect(grants.allows(.priorityAudio, app: "phone") && !grants.allows(.priorityAudio, app: "music"))
-        let graph = GraphFile.load(path: Repository.path("graphs/headunit.json"), registry: BuiltinNodes.registry, grants: grants)
+        let graph = GraphFile.load(path: Repository.path("graphs/headunit.json"), registry: NodeRegistry(BuiltinNodes.types), grants: grants)
         #expect(graph.graph != nil, "\(graph.diagnostics.map(\.formatted))")
     }
 

@@ -23,7 +23,7 @@ struct GraphAdmissionTests {
     }
 
     static func load(_ text: String) -> GraphLoadResult {
-        GraphFile.load(text: text, file: "x.json", registry: BuiltinNodes.registry)
+        GraphFile.load(text: text, file: "x.json", registry: NodeRegistry(BuiltinNodes.types))
     }
 
     static let valid = #"""
@@ -138,9 +138,9 @@ struct GraphAdmissionTests {
     func grants() {
         let text = Self.graph(admit: Self.valid)
         let strict = Grants(file: "g.json", allowed: ["mpv": [.microphone], "daw": [.interAppAudio]])
-        let refused = GraphFile.load(text: text, file: "x.json", registry: BuiltinNodes.registry, grants: strict).diagnostics
+        let refused = GraphFile.load(text: text, file: "x.json", registry: NodeRegistry(BuiltinNodes.types), grants: strict).diagnostics
         #expect(refused.map { "\($0.code.rawValue) \($0.pointer)" } == ["missingEntitlement /programs/admit/entitlements/0"])
         let open = Grants(file: "g.json", allowed: ["*": [.microphone], "daw": [.interAppAudio]])
-        #expect(GraphFile.load(text: text, file: "x.json", registry: BuiltinNodes.registry, grants: open).graph != nil)
+        #expect(GraphFile.load(text: text, file: "x.json", registry: NodeRegistry(BuiltinNodes.types), grants: open).graph != nil)
     }
 }

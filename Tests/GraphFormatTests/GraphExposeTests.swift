@@ -19,7 +19,7 @@ struct GraphExposeTests {
     }
 
     static func load(_ text: String) -> GraphLoadResult {
-        GraphFile.load(text: text, file: "x.json", registry: BuiltinNodes.registry)
+        GraphFile.load(text: text, file: "x.json", registry: NodeRegistry(BuiltinNodes.types))
     }
 
     /// The exposed ports as the plan registers them: `app.port` names in plan order.

@@ -23,7 +23,7 @@ struct GraphFixtureTests {
         let expectedPath = String(path.dropLast(".json".count)) + ".expected"
         let expected = try #require(Repository.read(expectedPath), "missing \(expectedPath)")
             .split(separator: "\n", omittingEmptySubsequences: true).joined(separator: "\n")
-        for registry in [TestSupport.registry, BuiltinNodes.registry] {
+        for registry in [TestSupport.registry, NodeRegistry(BuiltinNodes.types)] {
             let result = TestSupport.load(path, registry: registry)
             #expect(result.graph == nil)
             #expect(result.errors.first?.formatted == expected)
@@ -32,7 +32,7 @@ struct GraphFixtureTests {
 
     @Test("every example graph and valid fixture validates with no error", arguments: validGraphs)
     func validGraph(path: String) {
-        for registry in [TestSupport.registry, BuiltinNodes.registry] {
+        for registry in [TestSupport.registry, NodeRegistry(BuiltinNodes.types)] {
             let result = TestSupport.load(path, registry: registry)
             #expect(result.errors.map(\.formatted) == [])
             #expect(result.warnings.map(\.formatted) == [])

@@ -9,7 +9,7 @@ import Testing
 @Suite("Graph fuzz findings")
 struct GraphFuzzRegressionTests {
     static func load(_ text: String) -> GraphLoadResult {
-        GraphFile.load(text: text, file: "fuzz.json", registry: BuiltinNodes.registry)
+        GraphFile.load(text: text, file: "fuzz.json", registry: NodeRegistry(BuiltinNodes.types))
     }
 
     /// Loads `text` on a thread with a small stack, within `budget`: the hangs these found took

@@ -37,7 +37,7 @@ struct GraphFuzzTests {
 
     /// The graphs of graphs/ and the valid fixtures, and the timelines with their graphs.
     static func seeds() throws -> [Seed] {
-        let registry = BuiltinNodes.registry
+        let registry = NodeRegistry(BuiltinNodes.types)
         var seeds: [Seed] = []
         for path in (Repository.graphFiles(in: "graphs") + Repository.graphFiles(in: "Tests/Fixtures/graphs/valid")).filter(TestSupport.loadsWithBuiltins) {
             let text = try #require(Repository.read(path))
@@ -66,7 +66,7 @@ struct GraphFuzzTests {
             let result = TimelineFile.load(text: text, file: file, graph: graph)
             return Outcome(accepted: result.entries != nil, diagnostics: result.diagnostics)
         }
-        let result = GraphFile.load(text: text, file: file, registry: BuiltinNodes.registry)
+        let result = GraphFile.load(text: text, file: file, registry: NodeRegistry(BuiltinNodes.types))
         return Outcome(accepted: result.graph != nil, diagnostics: result.diagnostics)
     }
 

@@ -12,7 +12,7 @@ struct GraphLinkTests {
               "apps": [ \(apps),
                         { "id": "mix", "plugin": "builtin:mixer", "params": { "inputs": 2 } } ],
               "connections": [ \(connections) ] }
-            """, file: "x.json", registry: BuiltinNodes.registry)
+            """, file: "x.json", registry: NodeRegistry(BuiltinNodes.types))
     }
 
     @Test("a receiving end has out/play ports, a sending end in/capture ports; both are program apps bound to their bridge's client")

@@ -18,7 +18,7 @@ struct GraphProgramTests {
     }
 
     static func load(_ text: String) -> GraphLoadResult {
-        GraphFile.load(text: text, file: "x.json", registry: BuiltinNodes.registry)
+        GraphFile.load(text: text, file: "x.json", registry: NodeRegistry(BuiltinNodes.types))
     }
 
     @Test("a program app has play/out and in/capture ports, its binding, and its program ends are always JACK ports")

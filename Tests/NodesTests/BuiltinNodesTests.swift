@@ -4,20 +4,20 @@ import Nodes
 
 @Suite("BuiltinNodes")
 struct BuiltinNodesTests {
-    @Test("the registry holds exactly the twelve built-in types")
+    @Test("exactly the twelve built-in types, each id once")
     func ids() {
         let expected = ["builtin:delay", "builtin:filter", "builtin:gain", "builtin:host-mixer", "builtin:lowpass",
                         "builtin:mixer", "builtin:noise", "builtin:oscillator", "builtin:passthrough", "builtin:poly-synth",
                         "builtin:program", "builtin:step-sequencer"]
         #expect(BuiltinNodes.types.map(\.id).sorted() == expected)
-        #expect(BuiltinNodes.registry.ids == expected)
-        #expect(BuiltinNodes.registry["builtin:gain"]?.displayName == "Gain")
+        #expect(Set(BuiltinNodes.types.map(\.id)).count == expected.count, "ids repeat")
+        #expect(BuiltinNodes.type("builtin:gain")?.displayName == "Gain")
     }
 
     @Test("every type has a display name, a summary and ports named like JACK ports",
           arguments: BuiltinNodes.types.map(\.id))
     func described(id: String) throws {
-        let type = try #require(BuiltinNodes.registry[id])
+        let type = try #require(BuiltinNodes.type(id))
         #expect(!type.displayName.isEmpty)
         #expect(!type.summary.isEmpty)
         let layout = type.layout(NodeConfiguration())
@@ -65,7 +65,7 @@ struct BuiltinNodesTests {
             ("builtin:host-mixer", "gain", .linearGain, 0...8, 1),
         ]
         for (id, name, unit, range, defaultValue) in table {
-            let type = try #require(BuiltinNodes.registry[id])
+            let type = try #require(BuiltinNodes.type(id))
             let index = try #require(type.parameterIndex(name))
             let spec = type.parameters[index]
             #expect(spec.unit == unit, "\(id) \(name)")
@@ -73,8 +73,8 @@ struct BuiltinNodesTests {
             #expect(spec.defaultValue == defaultValue, "\(id) \(name)")
             #expect(!spec.isDiscrete)
         }
-        #expect(BuiltinNodes.registry["builtin:passthrough"]?.parameters.isEmpty == true)
-        #expect(BuiltinNodes.registry["builtin:oscillator"]?.parameters.map(\.name) == ["frequency", "amplitude"])
+        #expect(BuiltinNodes.type("builtin:passthrough")?.parameters.isEmpty == true)
+        #expect(BuiltinNodes.type("builtin:oscillator")?.parameters.map(\.name) == ["frequency", "amplitude"])
         let discrete: [(String, String, ParameterSpec.Unit, ClosedRange<Float>, Float)] = [
             ("builtin:poly-synth", "waveform", .generic, 0...1, 0),
             ("builtin:delay", "pingPong", .boolean, 0...1, 0),
@@ -82,7 +82,7 @@ struct BuiltinNodesTests {
             ("builtin:step-sequencer", "rate", .generic, 1...4, 2),
         ]
         for (id, name, unit, range, defaultValue) in discrete {
-            let type = try #require(BuiltinNodes.registry[id])
+            let type = try #require(BuiltinNodes.type(id))
             let spec = type.parameters[try #require(type.parameterIndex(name))]
             #expect(spec.unit == unit && spec.range == range && spec.defaultValue == defaultValue, "\(id) \(name)")
             #expect(spec.isDiscrete, "\(id) \(name)")
@@ -99,7 +99,7 @@ struct BuiltinNodesTests {
             ("builtin:step-sequencer", .generator, "aurg/sseq/iaas"),
         ]
         for (id, componentType, codes) in table {
-            let type = try #require(BuiltinNodes.registry[id])
+            let type = try #require(BuiltinNodes.type(id))
             let component = try #require(type.component)
             #expect(component.type == componentType)
             #expect(component.codes == codes)
@@ -112,17 +112,17 @@ struct BuiltinNodesTests {
             #expect(!layout.outputs.isEmpty)
         }
         for id in ["builtin:host-mixer", "builtin:oscillator", "builtin:mixer"] {
-            #expect(BuiltinNodes.registry[id]?.component == nil)
+            #expect(BuiltinNodes.type(id)?.component == nil)
         }
     }
 
     @Test("configuration has the documented names, ranges and defaults")
     func configuration() throws {
-        let noise = try #require(BuiltinNodes.registry["builtin:noise"]?.configuration)
+        let noise = try #require(BuiltinNodes.type("builtin:noise")?.configuration)
         #expect(noise.map(\.name) == ["seed"])
         #expect(noise.first?.range == 0...2_147_483_647)
         #expect(noise.first?.defaultValue == 1)
-        let mixer = try #require(BuiltinNodes.registry["builtin:mixer"]?.configuration)
+        let mixer = try #require(BuiltinNodes.type("builtin:mixer")?.configuration)
         #expect(mixer.map(\.name) == ["inputs"])
         #expect(mixer.first?.range == 1...64)
         #expect(mixer.first?.defaultValue == 2)
@@ -133,19 +133,19 @@ struct BuiltinNodesTests {
             ("builtin:host-mixer", "sends", 0...4, 0),
         ]
         for (id, name, range, defaultValue) in configurations {
-            let spec = try #require(BuiltinNodes.registry[id]?.configuration.first { $0.name == name })
+            let spec = try #require(BuiltinNodes.type(id)?.configuration.first { $0.name == name })
             #expect(spec.range == range && spec.defaultValue == defaultValue, "\(id) \(name)")
         }
         for id in ["builtin:oscillator", "builtin:gain", "builtin:passthrough", "builtin:delay", "builtin:filter",
                    "builtin:lowpass"] {
-            #expect(BuiltinNodes.registry[id]?.configuration.isEmpty == true)
+            #expect(BuiltinNodes.type(id)?.configuration.isEmpty == true)
         }
     }
 
     @Test("every node writes every output frame, with steady and with ramping parameters, notes and a playing transport",
           arguments: BuiltinNodes.types.map(\.id), [1, 7, 333])
     func writesEveryFrame(id: String, frames: Int) throws {
-        let type = try #require(BuiltinNodes.registry[id])
+        let type = try #require(BuiltinNodes.type(id))
         for ramping in [false, true] {
             let harness = try NodeHarness(type, frames: frames)
             harness.input = testSignal

@@ -16,7 +16,7 @@ struct DeadlineCheckTests {
         """
 
     func plan() throws -> RenderPlan {
-        let graph = try #require(GraphFile.load(text: Self.graph, file: "d.json", registry: BuiltinNodes.registry).graph)
+        let graph = try #require(GraphFile.load(text: Self.graph, file: "d.json", registry: NodeRegistry(BuiltinNodes.types)).graph)
         let instances = NodeInstances(sampleRate: 48_000, maximumFrames: 64)
         return PlanCompiler.compile(graph, slots: try instances.slots(for: graph), sampleRate: 48_000, maximumFrames: 64, generation: 1)
     }

@@ -12,7 +12,7 @@ import Darwin
 #endif
 
 /// Loads graph text against the built-in nodes, recording every diagnostic when it does not validate.
-func loadGraph(_ json: String, registry: NodeRegistry = BuiltinNodes.registry) throws -> Graph {
+func loadGraph(_ json: String, registry: NodeRegistry = NodeRegistry(BuiltinNodes.types)) throws -> Graph {
     let result = GraphFile.load(text: json, file: "test.json", registry: registry)
     return try #require(result.graph, "graph did not validate:\n\(result.diagnostics.map(\.formatted).joined(separator: "\n"))")
 }

@@ -1,4 +1,5 @@
 import AudioGraph
+import Engine
 import NodeKit
 import Nodes
 import OfflineBackend
@@ -11,7 +12,7 @@ struct PlaybackChannelsTests {
 
     /// The built-ins plus `test:stereo`, a node with outputs `out_1` and `out_2` to glob over.
     static let registry: NodeRegistry = {
-        var registry = BuiltinNodes.registry
+        var registry = NodeRegistry(BuiltinNodes.types)
         registry.register(NodeType(
             id: "test:stereo", displayName: "Stereo", summary: "Two outputs.",
             layout: { _ in NodeLayout(inputs: [], outputs: [.output("out_1"), .output("out_2")]) },

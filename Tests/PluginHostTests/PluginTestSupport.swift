@@ -45,7 +45,7 @@ enum PluginTestSupport {
 
     /// The built-in registry with the plugin resolver installed, searching `searchPath`.
     static func registry(searchPath: [String] = []) -> NodeRegistry {
-        var registry = BuiltinNodes.registry
+        var registry = NodeRegistry(BuiltinNodes.types)
         registry.resolver = PluginResolver(searchPath: searchPath).registryResolver
         return registry
     }

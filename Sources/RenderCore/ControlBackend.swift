@@ -1,8 +1,7 @@
-import RenderCore
 import NodeKit
 
 /// What the control side asks of a backend beyond installing plans: the one seam between the
-/// engine and JACK or the offline clock. Commands (``EngineCommand``) are performed against it,
+/// engine and JACK or the offline clock. The engine's commands are performed against it,
 /// so they run the same way live and offline; where a backend cannot do something (the offline
 /// backend has no ports outside the engine, JACK takes MIDI on its ports), it says so.
 public protocol ControlBackend: AudioBackend {
@@ -26,4 +25,15 @@ public protocol ControlBackend: AudioBackend {
 public enum PortConnectionResult: Sendable, Equatable {
     case connected, alreadyConnected
     case failed(String)
+}
+
+/// A source and a destination port by their backend names (`system:capture_1`, `iaa:synth.out_L`).
+public struct PortPair: Sendable, Hashable {
+    public let source: String
+    public let destination: String
+
+    public init(_ source: String, _ destination: String) {
+        self.source = source
+        self.destination = destination
+    }
 }

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "NodeKit", targets: ["NodeKit"]),
         .library(name: "IAAPluginABI", targets: ["IAAPluginABI"]),
         // For the benchmark package in Benchmarks/, which depends on this one by path.
+        .library(name: "RenderCore", targets: ["RenderCore"]),
         .library(name: "AudioGraph", targets: ["AudioGraph"]),
         .library(name: "GraphFormat", targets: ["GraphFormat"]),
         .library(name: "Nodes", targets: ["Nodes"]),

@@ -20,6 +20,7 @@ let package = Package(
         // Graph generators and workloads shared by both runners below.
         .target(name: "BenchKit", dependencies: [
             "CVoiceReference",
+            .product(name: "RenderCore", package: "iaa"),
             .product(name: "AudioGraph", package: "iaa"),
             .product(name: "GraphFormat", package: "iaa"),
             .product(name: "Nodes", package: "iaa"),

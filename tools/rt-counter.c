@@ -1,6 +1,6 @@
 /* LD_PRELOAD counter for the real-time safety test: counts heap allocations and Swift retains
  * made by a thread while it is armed. The engine arms it around every audio cycle when
- * IAA_RT_PROBE=1 (see Sources/AudioGraph/RealtimeProbe.swift).
+ * IAA_RT_PROBE=1 (see Sources/RenderCore/RealtimeProbe.swift).
  * Build: cc -O2 -shared -fPIC -o librtcounter.so tools/rt-counter.c -ldl */
 #define _GNU_SOURCE
 #include <dlfcn.h>

@@ -1,4 +1,5 @@
 import AudioGraph
+import RenderCore
 import BenchKit
 import GraphFormat
 import Nodes

@@ -1,4 +1,5 @@
 import AudioGraph
+import RenderCore
 import GraphFormat
 import BenchKit
 import Foundation

@@ -1,4 +1,3 @@
-
 /// `dump --graph` and what is kept on disk: the running graph as a file (``GraphExport``).
 extension EngineCore {
     func exportedGraph() -> String {

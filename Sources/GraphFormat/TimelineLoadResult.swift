@@ -1,4 +1,3 @@
-
 /// What loading a timeline gives: its entries when there is no error, and every diagnostic in
 /// document order.
 public struct TimelineLoadResult: Sendable {

@@ -58,8 +58,11 @@ extension OwnServers {
             defer { running.stop() }
             let before = try running.client.call("status", params: [:]).get()["jack"]
             try running.setMode(7)
-            #expect(waitUntil(seconds: 5) { (try? running.ourXruns()) ?? 0 >= (before?["ourXruns"]?.doubleValue ?? 0) + 10 },
-                    "no xrun of ours while the leader waited for its worker:\n\(running.engine.stderr)")
+            // Either thread may take `bad`, and a worker slow to wake on a busy machine leaves it to
+            // the leader more often: time for a handful of late cycles, told in full if they do not come.
+            let late = waitUntil(seconds: 15) { (try? running.ourXruns()) ?? 0 >= (before?["ourXruns"]?.doubleValue ?? 0) + 5 }
+            let status = try running.client.call("status", params: [:]).get()
+            #expect(late, "too few xruns of ours while the leader waited for its worker: jack \(status["jack"] ?? .null), render \(status["render"] ?? .null)\n\(running.engine.stderr)")
             try running.setMode(0)
             let after = try running.client.call("status", params: [:]).get()["jack"]
             let ours = (after?["ourXruns"]?.doubleValue ?? 0) - (before?["ourXruns"]?.doubleValue ?? 0)

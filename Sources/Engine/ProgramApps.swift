@@ -5,8 +5,8 @@ import Foundation
 import Nodes
 
 /// What program apps need of the engine beyond ``EngineHost``: the links whose bridges are
-/// programs too, the ledger of the engine's own connections, installing a graph that gained or
-/// lost an admitted app, and reading a request's app.
+/// programs too, the engine's connections (so a route it makes is attributed to it), installing
+/// a graph that gained or lost an admitted app, and reading a request's app.
 protocol ProgramHost: EngineHost {
     var clientName: String { get }
     var links: LinkSupervisor { get }
@@ -14,7 +14,7 @@ protocol ProgramHost: EngineHost {
     func install(_ newGraph: Graph, sameSessions: Bool) throws -> [SessionEvent]
     func installAdopting(_ newGraph: Graph, sameSessions: Bool) throws -> (events: [SessionEvent], setups: [String: SessionOutcome])
     func applySession(_ action: SessionAction, at time: Double) -> SessionOutcome
-    /// Reads a request's app and other members, with the running graph's names.
+    /// Reads a request's app and other members with the running graph's names.
     var decoder: RequestDecoder { get }
 }
 

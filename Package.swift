@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "Nodes", dependencies: ["NodeKit", "RenderCore", "CKernels"]),
         .target(name: "OfflineBackend", dependencies: ["RenderCore", "NodeKit", "AudioFiles"]),
         // Loads plugin libraries by path (dlopen, control side only) and wraps them as node types.
-        .target(name: "PluginHost", dependencies: ["NodeKit", "AudioGraph", "AudioSession", "Suggestions", "IAAPluginABI", "CPluginFormats"]),
+        .target(name: "PluginHost", dependencies: ["NodeKit", "AudioSession", "Suggestions", "IAAPluginABI", "CPluginFormats"]),
         .target(name: "JackBackend", dependencies: ["RenderCore", "NodeKit", "CJack", "CThreadNotes"]),
         // Process isolation's system calls (memfd, futex, fork/exec with limits, Landlock, seccomp through
         // libseccomp) and the shared-memory layout engine and child compile against.
@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "ControlSocketTests", dependencies: ["TestKit", "ControlSocket", "CIAASession"]),
         // Runs the built `iaa` against an in-process control server with canned replies.
         .testTarget(name: "CommandLineTests", dependencies: ["TestKit", "ControlSocket"]),
-        .testTarget(name: "PluginHostTests", dependencies: ["TestKit", "PluginHost", "RenderCore", "AudioGraph", "GraphFormat", "IAAPluginABI", "Nodes", "OfflineBackend", "SignalAnalysis", "NodeKit", "LocatedJSON"]),
+        .testTarget(name: "PluginHostTests", dependencies: ["TestKit", "PluginHost", "Engine", "RenderCore", "AudioGraph", "GraphFormat", "IAAPluginABI", "Nodes", "OfflineBackend", "SignalAnalysis", "NodeKit", "LocatedJSON"]),
         // Tests find Tests/Fixtures and graphs/ through #filePath.
         .testTarget(name: "LocatedJSONTests", dependencies: ["LocatedJSON"]),
         .testTarget(name: "GraphFormatTests", dependencies: ["TestKit", "GraphFormat", "AudioGraph", "AudioSession", "NodeKit", "Nodes", "LocatedJSON", "Suggestions"]),

@@ -22,8 +22,16 @@ public enum GraphLoading {
     /// without a sandbox: it is the sandbox, and opens its one library itself.
     public static func registry(resolver: PluginResolver) -> NodeRegistry {
         var registry = NodeRegistry(BuiltinNodes.types)
-        registry.resolver = resolver.registryResolver
+        registry.resolver = { plugin, directory in
+            resolver.resolve(plugin, graphDirectory: directory).mapError(resolutionError)
+        }
         return registry
+    }
+
+    /// A plugin library's load error as the validator reports it, under the error code of the
+    /// same name.
+    public static func resolutionError(_ error: PluginLoadError) -> PluginResolutionError {
+        PluginResolutionError(code: GraphErrorCode(rawValue: error.code.rawValue) ?? .notAPlugin, message: error.message, hint: error.hint)
     }
 
     public static func load(_ path: String, grants: Grants? = nil) -> GraphLoadResult {

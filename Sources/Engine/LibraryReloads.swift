@@ -87,7 +87,8 @@ final class LibraryReloads: @unchecked Sendable {
         do {
             library = try GraphLoading.resolver.open(library: code.library)
         } catch {
-            throw ControlError(error.code, error.hint.map { "\(error.message); \($0)" } ?? error.message, field: "app")
+            let refusal = GraphLoading.resolutionError(error)
+            throw ControlError(refusal.code, refusal.hint.map { "\(refusal.message); \($0)" } ?? refusal.message, field: "app")
         }
         let selector = PluginResolver.split(app.type.id).selector
         let ids = library.descriptorIDs

@@ -1,4 +1,3 @@
-import AudioGraph
 import CPluginFormats
 import NodeKit
 
@@ -110,7 +109,7 @@ public final class FormatPlugin: @unchecked Sendable {
             guard let base = buffer.baseAddress else { return .failure(PluginLoadError(.notAPlugin, "out of memory")) }
             if let raw = body(base, capacity) { return .success(FormatPlugin(format: format, reference: reference, raw: raw)) }
             let reason = String(cString: base)
-            let code: GraphErrorCode = reason.contains("requires the feature") ? .invalidDescriptor : .notAPlugin
+            let code: PluginLoadError.Code = reason.contains("requires the feature") ? .invalidDescriptor : .notAPlugin
             let hint = code == .invalidDescriptor
                 ? "iaa gives LV2 plugins urid:map, urid:unmap, options, boundedBlockLength, log, worker, state:loadDefaultState, state:mapPath and state:freePath; choose a plugin that needs no more"
                 : "check the plugin is installed and loads (lv2info URI, or analyseplugin LIBRARY for LADSPA)"

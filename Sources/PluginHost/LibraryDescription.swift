@@ -1,4 +1,3 @@
-import AudioGraph
 import Foundation
 import AudioSession
 import NodeKit
@@ -131,7 +130,7 @@ public struct LibraryDescriptionWire: Codable {
             throw PluginLoadError(.notAPlugin, "\(path): its describe child answered in format \"\(wire.format)\", not \(format)")
         }
         if let failure = wire.error {
-            throw PluginLoadError(GraphErrorCode(rawValue: failure.code) ?? .notAPlugin, failure.message, hint: failure.hint)
+            throw PluginLoadError(PluginLoadError.Code(rawValue: failure.code) ?? .notAPlugin, failure.message, hint: failure.hint)
         }
         guard let descriptors = wire.descriptors, !descriptors.isEmpty else {
             throw PluginLoadError(.invalidDescriptor, "\(path): the plugin list is empty (count 0)", hint: "list at least one descriptor")

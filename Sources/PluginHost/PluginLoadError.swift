@@ -1,17 +1,29 @@
-import AudioGraph
-
-/// Why a plugin library could not be turned into node types: the validator's code, a message
-/// naming the library and what is wrong, and a hint with the fix.
+/// Why a plugin library could not be turned into node types: a stable code, a message naming
+/// the library and what is wrong, and a hint with the fix.
 public struct PluginLoadError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// `pluginNotFound`, `notAPlugin`, `abiMismatch`, `invalidDescriptor` or `unknownPlugin`.
-    public let code: GraphErrorCode
+    /// The stable codes, each one of the graph validator's error codes of the same name (the
+    /// engine reports them at the app's `plugin` field).
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        /// A library that is not on the paths searched.
+        case pluginNotFound
+        /// A library without a plugin's entry point (or an LV2/LADSPA plugin that does not load).
+        case notAPlugin
+        /// A plugin built against another version of the plugin ABI.
+        case abiMismatch
+        /// A plugin descriptor with a missing or invalid field.
+        case invalidDescriptor
+        /// A library of several node types named without `#ID`, or an id it does not hold.
+        case unknownPlugin
+    }
+
+    public let code: Code
     /// What went wrong, naming the library (and the descriptor and field when one is at fault).
     public let message: String
     /// How to fix it.
     public let hint: String?
 
     /// Creates an error; `message` should name the library.
-    public init(_ code: GraphErrorCode, _ message: String, hint: String? = nil) {
+    public init(_ code: Code, _ message: String, hint: String? = nil) {
         self.code = code
         self.message = message
         self.hint = hint
@@ -20,11 +32,6 @@ public struct PluginLoadError: Error, Sendable, Hashable, CustomStringConvertibl
     /// `error[code]: message`, then the hint on its own line.
     public var description: String {
         "error[\(code.rawValue)]: \(message)" + (hint.map { "\n  hint: \($0)" } ?? "")
-    }
-
-    /// The same error in the terms `NodeRegistry.resolver` reports.
-    public var resolutionError: PluginResolutionError {
-        PluginResolutionError(code: code, message: message, hint: hint)
     }
 }
 

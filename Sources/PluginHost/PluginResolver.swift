@@ -1,4 +1,3 @@
-import AudioGraph
 import NodeKit
 #if canImport(Glibc)
 import Glibc
@@ -101,11 +100,6 @@ public struct PluginResolver: Sendable {
                                             hint: "write one of: " + choices.joined(separator: ", ")))
         }
         return .success(type)
-    }
-
-    /// The closure `NodeRegistry.resolver` takes.
-    public var registryResolver: @Sendable (String, String) -> Result<NodeType, PluginResolutionError> {
-        { plugin, directory in resolve(plugin, graphDirectory: directory).mapError(\.resolutionError) }
     }
 
     /// Every file `reference` could name, in the order they are tried.

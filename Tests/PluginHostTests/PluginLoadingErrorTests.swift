@@ -1,3 +1,5 @@
+import AudioGraph
+import Engine
 import Foundation
 import NodeKit
 import PluginHost
@@ -21,6 +23,15 @@ struct PluginLoadingErrorTests {
             throw CancellationError()
         }
         return error
+    }
+
+    @Test("each load error's code is the validator's code of the same name, which a graph load reports at the app's plugin field")
+    func codesAreTheValidators() {
+        for code in PluginLoadError.Code.allCases {
+            #expect(GraphErrorCode(rawValue: code.rawValue) != nil, "\(code) is no GraphErrorCode")
+            let reported = GraphLoading.resolutionError(PluginLoadError(code, "m", hint: "h"))
+            #expect(reported.code.rawValue == code.rawValue && reported.message == "m" && reported.hint == "h")
+        }
     }
 
     @Test("the unbroken test plugin loads with its ports, parameters and component")

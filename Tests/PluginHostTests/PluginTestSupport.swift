@@ -1,4 +1,5 @@
 import AudioGraph
+import Engine
 import GraphFormat
 import Foundation
 import Nodes
@@ -43,11 +44,10 @@ enum PluginTestSupport {
     static let ringModulator = Result { try buildSwiftExample("ringmod-swift", product: "RingMod") }
     static let generator = Result { try buildSwiftExample("generator-swift", product: "Generator") }
 
-    /// The built-in registry with the plugin resolver installed, searching `searchPath`.
+    /// The built-in registry with the plugin resolver installed as the engine installs it,
+    /// searching `searchPath`.
     static func registry(searchPath: [String] = []) -> NodeRegistry {
-        var registry = NodeRegistry(BuiltinNodes.types)
-        registry.resolver = PluginResolver(searchPath: searchPath).registryResolver
-        return registry
+        GraphLoading.registry(resolver: PluginResolver(searchPath: searchPath))
     }
 
     /// Copies an example's graph.json next to its built library and returns the copy's path, so

@@ -81,6 +81,9 @@ final class EngineCore: @unchecked Sendable {
         self.clock = clock
         publisher = EventPublisher(clock: clock)
         links = LinkSupervisor(queue: queue, clock: clock, publisher: publisher, serverName: serverName)
+        // Made now rather than on first use: JACK's notification thread reaches it (`adopt`), and
+        // a lazy property is not safe to make from two threads.
+        _ = connections
     }
 
     /// Seconds since the engine started: the session clock.

@@ -61,7 +61,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("GraphFile.load 1 MB", configuration: control) { benchmark, text in
         for _ in benchmark.scaledIterations {
-            blackHole(GraphFile.load(text: text, file: "big.json", registry: BuiltinNodes.registry))
+            blackHole(GraphFile.load(text: text, file: "big.json", registry: NodeRegistry(BuiltinNodes.types)))
         }
     } setup: {
         GraphGenerator.graphText(atLeast: 1 << 20).text

@@ -112,7 +112,7 @@ public enum GraphGenerator {
 
     /// Loads `text` with the built-in registry; a benchmark graph that does not validate is a bug.
     public static func load(_ text: String, file: String = "bench.json") -> Graph {
-        let result = GraphFile.load(text: text, file: file, registry: BuiltinNodes.registry)
+        let result = GraphFile.load(text: text, file: file, registry: NodeRegistry(BuiltinNodes.types))
         guard let graph = result.graph else {
             let shown = result.errors.prefix(5).map(\.formatted).joined(separator: "\n")
             fatalError("benchmark graph \(file) does not validate:\n\(shown)")

@@ -1,4 +1,5 @@
 import AudioGraph
+import RenderCore
 import NodeKit
 import Nodes
 

@@ -139,7 +139,7 @@ public final class ApplyWorkload: @unchecked Sendable {
     /// One apply; returns the new plan's step count so the work is not optimized away.
     @discardableResult
     public func run() -> Int {
-        let loaded = GraphFile.load(text: changedText, file: "changed.json", registry: BuiltinNodes.registry)
+        let loaded = GraphFile.load(text: changedText, file: "changed.json", registry: NodeRegistry(BuiltinNodes.types))
         guard let graph = loaded.graph else { fatalError("the changed graph is invalid: \(loaded.diagnostics)") }
         generation &+= 1
         let plan = PlanCompiler.compile(graph, slots: try! pool.slots(for: graph), sampleRate: pool.sampleRate,

@@ -29,7 +29,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "profile-load" {
     let text = GraphGenerator.graphText(atLeast: 1 << 20).text
     for _ in 0..<(arguments.count > 1 ? Int(arguments[1]) ?? 3 : 3) {
-        _ = GraphFile.load(text: text, file: "big.json", registry: BuiltinNodes.registry)
+        _ = GraphFile.load(text: text, file: "big.json", registry: NodeRegistry(BuiltinNodes.types))
     }
     exit(0)
 }

@@ -37,8 +37,8 @@ final class IsolatedApps: @unchecked Sendable {
         policy.settings.placement?.adopt(audioThread: audioThread)
     }
 
-    /// One event line and one log line for a child that started or faulted.
-    private func tell(_ event: IsolationEvent) {
+    /// One event line and one log line for a child that started or faulted. On the queue.
+    func tell(_ event: IsolationEvent) {
         let line: EngineEvent
         switch event.kind {
         case .started(let pid, let restart):

@@ -6,31 +6,10 @@ import GraphFormat
 import Synchronization
 import Testing
 
-/// ``EngineConnections`` alone: a stand-in host holding a graph whose plan is installed on an
-/// in-memory server, no engine core. What the core does with a notice (events, sessions, kept
-/// state) is the live core's tests'.
+/// ``EngineConnections`` alone, on a ``StandInHost``: no engine core. What the core does with a
+/// notice (events, sessions, kept state) is the live core's tests'.
 @Suite("The engine's JACK connections, on a stand-in host")
 struct EngineConnectionsTests {
-    final class StandIn: EngineHost {
-        let graph: Graph
-        let backend: any LiveBackend
-        let server: MemoryBackend
-        var now = 0.0
-        let sessions: AudioSessionController
-        let publisher = EventPublisher(clock: EngineClock())
-        func checkOnQueue() {}
-
-        init(_ text: String) throws {
-            let loaded = GraphFile.load(text: text, file: "graph.json", registry: GraphLoading.registry)
-            graph = try #require(loaded.graph, "\(loaded.errors.map(\.formatted))")
-            server = MemoryBackend()
-            backend = server
-            sessions = AudioSessionController(graph: graph)
-            let builder = PlanBuilder(sampleRate: 48_000, maximumFrames: 256, gainRampSeconds: graph.policy.rampSeconds)
-            _ = try PlanInstall(graph, builder: builder, sessions: sessions, binding: .first, on: server, at: 0)
-        }
-    }
-
     static let graph = """
         { "format": "iaa-graph/1", "name": "wiring", "apps": [ { "id": "g", "plugin": "builtin:gain" } ],
           "jack": { "connections": [ { "from": "metro:out", "to": "g:in" }, { "from": "g:out", "to": "@playback" } ] } }
@@ -38,7 +17,7 @@ struct EngineConnectionsTests {
 
     @Test("the rules are made where their ports exist, a missing one warns with the closest port, and the route is our outputs reaching outside")
     func makesRules() throws {
-        let host = try StandIn(Self.graph)
+        let host = try StandInHost(Self.graph)
         host.server.addClient("metre", outputs: ["out"])
         let connections = EngineConnections(host: host, clientName: "iaa", queue: DispatchQueue(label: "test"))
         let warnings = connections.make(host.graph.externalConnections)
@@ -51,7 +30,7 @@ struct EngineConnectionsTests {
 
     @Test("a notification is ours once per request, a refused request is forgotten, and the route changes with the last output outside")
     func notices() throws {
-        let host = try StandIn(Self.graph)
+        let host = try StandInHost(Self.graph)
         let connections = EngineConnections(host: host, clientName: "iaa", queue: DispatchQueue(label: "test"))
         _ = connections.make(host.graph.externalConnections)
         // The rules' own connections were asked for: their notifications are ours.
@@ -82,7 +61,7 @@ struct EngineConnectionsTests {
 
     @Test("the program at a rule's outside end appears: its pair held since it was unplugged is made again")
     func appearedReleases() throws {
-        let host = try StandIn(Self.graph)
+        let host = try StandInHost(Self.graph)
         host.server.addClient("metro", outputs: ["out"])
         let connections = EngineConnections(host: host, clientName: "iaa", queue: DispatchQueue(label: "test"))
         _ = connections.make(host.graph.externalConnections)
@@ -96,7 +75,7 @@ struct EngineConnectionsTests {
 
     @Test("a burst of registrations is one pass on the queue with every name, in order")
     func registrationsCoalesce() throws {
-        let host = try StandIn(Self.graph)
+        let host = try StandInHost(Self.graph)
         let queue = DispatchQueue(label: "test")
         let connections = EngineConnections(host: host, clientName: "iaa", queue: queue)
         let passes = Mutex<[[String]]>([])

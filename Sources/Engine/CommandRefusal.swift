@@ -89,16 +89,11 @@ extension CommandOutcome {
             preconditionFailure("no change reply for \(command)")
         }
     }
-}
 
-extension CommandOutcome {
     /// A session action's reply. A refusal is an error with AVAudioSession's name as its code and
     /// the four-character code first in the message; `isBusy` too, after the changes it made.
     func sessionReply(sessions: [AppSessionState]) -> ControlReply {
-        if let refusal {
-            let error = ControlError(refusal)
-            return .error(code: error.code, message: error.message, field: error.field)
-        }
+        if let refusal { return .error(ControlError(refusal)) }
         return .result(ActionOutcome(events: events.map(SessionLog.message), warnings: warnings,
                                      sessions: sessions.map { (app: $0.id, session: SessionLog.state($0)) }).json)
     }

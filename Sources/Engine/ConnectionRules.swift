@@ -84,10 +84,8 @@ struct ConnectionRules {
                     book.made(pair)
                     continue
                 }
-                ledger.asking(pair, connecting: true)
-                let outcome = backend.connect(pair[0], pair[1])
+                let outcome = ledger.connect(pair, on: backend)
                 if case .failed = outcome.result {
-                    ledger.refused(pair, connecting: true)
                     book.refused(pair, at: now)
                 } else {
                     book.made(pair)

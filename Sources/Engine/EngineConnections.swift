@@ -2,6 +2,7 @@ import AudioGraph
 import RenderCore
 import ControlSocket
 import Dispatch
+import JackBackend
 import Synchronization
 
 /// The engine's JACK connections: the graph's connection rules it keeps true
@@ -107,9 +108,14 @@ final class EngineConnections: @unchecked Sendable {
         ledger.asking([source, destination], connecting: connecting)
     }
 
-    /// JACK refused a request the engine made: no notification will come for it.
-    func refused(_ source: String, _ destination: String, connecting: Bool) {
-        ledger.refused([source, destination], connecting: connecting)
+    /// Connects two ports as the engine's own request (its notification says `by: iaa`).
+    func connect(_ source: String, _ destination: String) -> ConnectionOutcome {
+        ledger.connect([source, destination], on: host.backend)
+    }
+
+    /// Disconnects two ports as the engine's own request; false when they were not connected.
+    func disconnect(_ source: String, _ destination: String) -> Bool {
+        ledger.disconnect([source, destination], on: host.backend)
     }
 
     /// `iaa connect` of two JACK ports: its notification says `by: iaa`, and a rule's pair
@@ -136,5 +142,28 @@ final class EngineConnections: @unchecked Sendable {
     /// The connections to our ports the rules make (`[source, destination]`).
     func rulePairs() -> Set<[String]> {
         Set(rules.states(on: ground).flatMap { state in state.pairs.map { [$0.source, $0.destination] } })
+    }
+}
+
+/// The one way the engine connects or disconnects as itself: the ledger notes the request before
+/// JACK is asked, and takes it back when JACK refuses (no notification will come for it).
+extension ConnectionLedger {
+    /// Asks `backend` to connect `pair` as the engine's own request: noted before JACK is asked,
+    /// so the notification (which may come first) is attributed, and taken back when JACK refuses.
+    mutating func connect(_ pair: [String], on backend: any LiveBackend) -> ConnectionOutcome {
+        asking(pair, connecting: true)
+        let outcome = backend.connect(pair[0], pair[1])
+        if case .failed = outcome.result { refused(pair, connecting: true) }
+        return outcome
+    }
+
+    /// `connect`'s counterpart: false when the pair was not connected.
+    mutating func disconnect(_ pair: [String], on backend: any LiveBackend) -> Bool {
+        asking(pair, connecting: false)
+        guard backend.disconnect(pair[0], pair[1]) else {
+            refused(pair, connecting: false)
+            return false
+        }
+        return true
     }
 }

@@ -120,9 +120,7 @@ extension EngineCore {
         links.retryAll()
         programs.route()
         for pair in remembered {
-            connections.asking(pair[0], pair[1], connecting: true)
-            if case .failed(let why) = newBackend.connect(pair[0], pair[1]).result {
-                connections.refused(pair[0], pair[1], connecting: true)
+            if case .failed(let why) = connections.connect(pair[0], pair[1]).result {
                 StandardError.warning("cannot restore \(pair[0]) -> \(pair[1]): \(why)")
             }
         }

@@ -48,7 +48,7 @@ extension EngineCore {
                 return try performRequest(method, request)
             }
         } catch let error as ControlError {
-            return .error(code: error.code, message: error.message, field: error.field)
+            return .error(error)
         } catch {
             return .error(code: EngineErrorCode.internal.rawValue, message: "\(error)")
         }

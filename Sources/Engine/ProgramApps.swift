@@ -109,9 +109,7 @@ final class ProgramApps: @unchecked Sendable {
         let pairs = PortPairing.pairs(ports.outputs, ends.plays).map { [$0, $1] }
             + PortPairing.pairs(ends.captures, ports.inputs).map { [$0, $1] }
         for pair in pairs where !host.backend.isConnected(pair[0], pair[1]) {
-            host.connections.asking(pair[0], pair[1], connecting: true)
-            if case .failed = host.backend.connect(pair[0], pair[1]).result {
-                host.connections.refused(pair[0], pair[1], connecting: true)
+            if case .failed = host.connections.connect(pair[0], pair[1]).result {
                 roster.retryDue = true
             } else {
                 made.append(pair)
@@ -175,12 +173,9 @@ final class ProgramApps: @unchecked Sendable {
     }
 
     private func undoBypass(_ source: String, _ destination: String, app: String, client: String) {
+        // Only a connection to our ports is notified to the engine, so only such is noted as ours.
         let ours = [source, destination].contains { $0.hasPrefix(host.clientName + ":") }
-        if ours { host.connections.asking(source, destination, connecting: false) }
-        guard host.backend.disconnect(source, destination) else {
-            if ours { host.connections.refused(source, destination, connecting: false) }
-            return
-        }
+        guard ours ? host.connections.disconnect(source, destination) : host.backend.disconnect(source, destination) else { return }
         publish(.bypassUndone(app: app, client: client, from: source, to: destination,
                               reason: "program app \"\(app)\" is heard only through its session; set \"directConnections\": \"allow\" in its program block to permit this"))
     }

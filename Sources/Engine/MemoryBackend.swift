@@ -129,6 +129,8 @@ final class MemoryBackend: LiveBackend, @unchecked Sendable {
 
     var currentPlan: RenderPlan? { offline.currentPlan }
     var currentBufferSize: Int { server.withLock { $0.bufferSize } }
+    /// Cycles run when the test renders them, between commands: nothing plays while it waits.
+    var renderedCycles: Int64? { nil }
 
     func injectMIDI(_ event: MIDIEvent, app: String) -> Bool { offline.injectMIDI(event, app: app) }
 

@@ -42,8 +42,7 @@ struct PlanInstall {
             if plan.latencyChanged { plan = try builder.plan(for: graph, fresh: true) }
         }
         let swap = CodeSwap(apps: rebuilt, running: backend.currentPlan, plan: plan)
-        swap.fadeOut(rampSeconds: builder.instances.gainRampSeconds,
-                     periodSeconds: Double(backend.currentBufferSize) / backend.sampleRate)
+        swap.fadeOut(rampSeconds: builder.instances.gainRampSeconds, on: backend)
         var bound = sessions
         var events: [SessionEvent] = []
         var setups: [String: SessionOutcome] = [:]

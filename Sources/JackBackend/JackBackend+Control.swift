@@ -7,6 +7,8 @@ extension JackBackend: ControlBackend {
     /// side has no way to put a message into a cycle, so this refuses.
     public func injectMIDI(_ event: MIDIEvent, app: String) -> Bool { false }
 
+    public var renderedCycles: Int64? { cycleCount }
+
     /// JACK's transport, which every client follows.
     public func setPlaying(_ playing: Bool) {
         if playing { startTransport() } else { stopTransport() }

@@ -60,6 +60,8 @@ public final class OfflineBackend: ControlBackend {
 
     /// Cycles are as long as the caller asks, at most `maximumFrames`.
     public var currentBufferSize: Int { maximumFrames }
+    /// Cycles run between commands, on the caller's thread: nothing plays while it waits.
+    public var renderedCycles: Int64? { nil }
 
     public func install(_ plan: RenderPlan) {
         precondition(plan.maximumFrames >= maximumFrames, "plan compiled for smaller cycles")

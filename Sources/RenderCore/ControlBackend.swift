@@ -9,6 +9,10 @@ public protocol ControlBackend: AudioBackend {
     var currentPlan: RenderPlan? { get }
     /// The cycle length now, in frames: at most `maximumFrames`, and JACK's may change.
     var currentBufferSize: Int { get }
+    /// Cycles rendered so far, which the control side counts to wait for the audio thread to
+    /// play something out; nil where cycles run only between commands (offline, or a test's
+    /// in-memory server), so that there is nothing to wait for.
+    var renderedCycles: Int64? { get }
     /// Delivers a MIDI message to `app`'s MIDI input at the start of the next cycle; false when
     /// the app has none or the backend takes MIDI only from outside.
     @discardableResult

@@ -122,15 +122,33 @@ struct ParallelRenderTests {
         #expect(!StepSchedule.pays(total: 900_000, critical: 900_000, threads: 4, periodNanoseconds: nil, splitting: false))
     }
 
+    /// Times the system took this thread off its CPU against its will so far.
+    static func involuntarySwitches() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("nonvoluntary_ctxt_switches:") }
+        return line.flatMap { Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") } ?? 0
+    }
+
     @Test("a light graph is not split when the split is decided from its measured costs")
     func lightStaysWhole() throws {
         let graph = try Self.wideGraph(voices: 4)
-        let backend = try OfflineBackend(sampleRate: 48_000, blockSize: 128, threads: 2)
-        let plan = try PlanBuilder(sampleRate: 48_000, maximumFrames: 128).plan(for: graph, fresh: true)
-        backend.install(plan)
-        for _ in 0..<(6 * RenderPlan.sampleInterval) { backend.renderCycle(frames: 128) }
-        #expect(!plan.isSplit, "a few µs of work is not worth a hand-over")
-        #expect(!plan.updateSplit(threads: 2, periodNanoseconds: nil))
+        // A step's time is wall time, as the audio thread measures it: a step this thread was
+        // preempted in (likely on a machine busy with other test lanes; a real-time audio thread
+        // rarely is) measures the preemption. A split after such a run is taken again, up to
+        // five times; one after a run with no preemption fails at once.
+        for attempt in 1...5 {
+            let backend = try OfflineBackend(sampleRate: 48_000, blockSize: 128, threads: 2)
+            let plan = try PlanBuilder(sampleRate: 48_000, maximumFrames: 128).plan(for: graph, fresh: true)
+            backend.install(plan)
+            let before = Self.involuntarySwitches()
+            for _ in 0..<(6 * RenderPlan.sampleInterval) { backend.renderCycle(frames: 128) }
+            let preempted = Self.involuntarySwitches() - before
+            guard plan.isSplit || plan.updateSplit(threads: 2, periodNanoseconds: nil) else { return }
+            guard preempted > 0, attempt < 5 else {
+                Issue.record("a few µs of work is not worth a hand-over, yet it split (take \(attempt), preempted \(preempted) times)")
+                return
+            }
+        }
     }
 }
 

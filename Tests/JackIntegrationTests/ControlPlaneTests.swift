@@ -216,11 +216,13 @@ extension JackIntegration {
             let running = try Running(graph: "graphs/headunit.json", client: "t-ev")
             defer { running.stop() }
             let lines = followEvents(socket: running.socket, limit: 50)
-            usleep(300_000)
             _ = try running.result("session.activate", ["app": "phone"])
             #expect(try runCommand("jack_disconnect", ["t-ev:speakers.out", "system:playback_1"]).status == 0)
             #expect(try runCommand("jack_disconnect", ["t-ev:speakers.out", "system:playback_2"]).status == 0)
-            usleep(800_000)
+            _ = waitUntil(seconds: 5) {
+                let seen = lines.all.joined(separator: "\n")
+                return ["\"name\":\"interruption\"", "\"by\":\"outside\"", "oldDeviceUnavailable"].allSatisfy(seen.contains)
+            }
             let seen = lines.all.joined(separator: "\n")
             #expect(seen.contains("\"name\":\"interruption\""), "\(seen)")
             #expect(seen.contains("\"by\":\"outside\""), "\(seen)")
@@ -304,17 +306,22 @@ extension JackIntegration {
     }
 }
 
-/// Lines collected from several threads.
 /// Follows a running engine's `events` topic on a thread of its own, keeping up to `limit` lines.
 func followEvents(socket: String, limit: Int, timeout: Duration = .seconds(5)) -> Lines {
     let lines = Lines()
+    let started = DispatchSemaphore(value: 0)
     Thread {
+        defer { started.signal() }
         let client = try? ControlClient(path: socket, timeout: timeout)
-        _ = try? client?.stream("events", onLine: { line in lines.append(line); return lines.count < limit })
+        _ = try? client?.stream("events", onStart: { _ in started.signal() },
+                                onLine: { line in lines.append(line); return lines.count < limit })
     }.start()
+    // Once the engine has answered the subscription, what happens next is on the stream.
+    _ = started.wait(timeout: .now() + .seconds(5))
     return lines
 }
 
+/// Lines collected from several threads.
 final class Lines: @unchecked Sendable {
     private var lines: [String] = []
     private let lock = NSLock()

@@ -132,7 +132,6 @@ extension JackIntegration {
             let xrunsBefore = before["jack"]?["ourXruns"]?.doubleValue ?? -1
             // The event stream, to see the overruns announced as iaa's.
             let lines = followEvents(socket: running.socket, limit: 200, timeout: .seconds(10))
-            usleep(200_000)
 
             // 1.2 periods per call: every cycle with it is an xrun of ours until it is bypassed.
             _ = try client.call("set", params: ["app": "slow", "param": "load", "value": 1.2]).get()

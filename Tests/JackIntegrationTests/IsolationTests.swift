@@ -139,7 +139,6 @@ extension JackIntegration {
             #expect(try running.bad()?["isolation"]?["state"]?.stringValue == "running")
             #expect(try running.bad()?["isolation"]?["restrictions"]?.arrayValue?.count ?? 0 >= 1)
             let events = followEvents(socket: running.socket, limit: 500, timeout: .seconds(30))
-            usleep(200_000)
             let xrunsBefore = try running.ourXruns()
             // The good app, recorded while every fault happens.
             let take = running.directory.appendingPathComponent("good.wav").path
@@ -218,7 +217,6 @@ extension JackIntegration {
             }
             #expect(try isolation("good")?["state"]?.stringValue == "running")
             let events = followEvents(socket: running.socket, limit: 200, timeout: .seconds(10))
-            usleep(200_000)
             try running.setMode(3)
             #expect(waitUntil(seconds: 3) { (try? running.bad()?["isolation"]?["fault"]?["kind"]?.stringValue) == "hung" },
                     "the looping child was not found hung:\n\(running.engine.stderr)")
@@ -270,7 +268,6 @@ extension JackIntegration {
             defer { running.stop() }
             #expect(try running.bad()?["isolation"] == .null, "the bad app should run in the engine's process")
             let events = followEvents(socket: running.socket, limit: 50, timeout: .seconds(6))
-            usleep(200_000)
             try running.setMode(3)
             let stalled = waitUntil(seconds: 4) {
                 (try? running.client.call("status", params: [:]).get()["jack"]?["stalled"]?["app"]?.stringValue) == "bad"

@@ -31,7 +31,7 @@ extension JackIntegration {
         func makesExternalConnections() throws {
             let engine = try EngineProcess(graph: Repository.path("graphs/demo.json"), client: "t-conn")
             defer { engine.stop() }
-            usleep(200_000)
+            _ = try waitUntil(seconds: 5) { Set(try jackConnections()["t-conn:mix.out"] ?? []).count == 2 }
             let connections = try jackConnections()
             #expect(Set(connections["t-conn:mix.out"] ?? []) == ["system:playback_1", "system:playback_2"])
             // Internal connections are not JACK connections: the app inputs have none.

@@ -1,6 +1,7 @@
 import ControlSocket
 import Foundation
 import Testing
+import TestKit
 
 extension JackIntegration {
     /// Inter-App Audio against the live session on a running engine (docs/session-policy.md, X4):
@@ -13,9 +14,8 @@ extension JackIntegration {
             let running = try ControlPlaneTests.Running(graph: "graphs/studio.json", client: "t-iaalive")
             defer { running.stop() }
             let lines = followEvents(socket: running.socket, limit: 50)
-            usleep(300_000)
             _ = try running.result("session.setCategory", ["app": "synth", "category": "playback", "options": []])
-            usleep(300_000)
+            _ = waitUntil(seconds: 5) { lines.all.filter { $0.contains("\"name\":\"nodeDisconnected\"") }.count >= 2 }
             let seen = lines.all.filter { $0.contains("\"name\":\"nodeDisconnected\"") }
             #expect(seen.contains { $0.contains("\"app\":\"synth\"") && $0.contains("\"peer\":\"daw\"") && $0.contains("lacks mixWithOthers now") },
                     "\(lines.all)")

@@ -48,8 +48,7 @@ extension JackIntegration {
             #expect(((try? String(contentsOfFile: serverLog, encoding: .utf8)) ?? "").contains("jackdmp"), "the server's log is empty")
             #expect(process.terminationStatus == 0)
             // The server it started is gone with it.
-            usleep(300_000)
-            #expect(Self.defaultServerIsDown)
+            #expect(waitUntil(seconds: 5) { Self.defaultServerIsDown })
         }
     }
 }

@@ -140,7 +140,9 @@ final class EngineCore: @unchecked Sendable {
 
 extension EngineCore: ProgramHost {}
 
-extension EngineCore: WatchHost {}
+extension EngineCore: WatchHost {
+    func programIsAway(_ app: App) -> Bool { programs.isAway(app) }
+}
 
 extension EngineCore: KeepingHost {}
 

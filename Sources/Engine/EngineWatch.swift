@@ -7,11 +7,11 @@ import Isolation
 import JackBackend
 
 /// What watching the running engine needs of it beyond ``EngineHost``: the queue its meters
-/// timer runs on, program apps (one that is away is `not running` in `top`), the deadline
-/// share, and the isolated nodes.
+/// timer runs on, whether a program app is away (`not running` in `top`), the deadline share,
+/// and the isolated nodes.
 protocol WatchHost: EngineHost {
     var queue: DispatchQueue { get }
-    var programs: ProgramApps { get }
+    func programIsAway(_ app: App) -> Bool
     var cycles: CycleSettings { get }
     var isolated: IsolatedApps? { get }
 }
@@ -77,7 +77,7 @@ final class EngineWatch: @unchecked Sendable {
     /// An app's state in `iaa top`'s words: what keeps it from being heard first (a program
     /// that is not there, an isolated child that is not running), then its session.
     private func topState(_ app: App, session: AppSessionState?) -> TopUpdate.State {
-        if host.programs.isAway(app) { return .notRunning }
+        if host.programIsAway(app) { return .notRunning }
         switch host.isolated?.node(app.id)?.status.state {
         case .starting?: return .isolatedStarting
         case .restarting?: return .isolatedRestarting

@@ -35,6 +35,15 @@ final class MemoryBackend: LiveBackend, @unchecked Sendable {
         var shutDown = false
         var active = false
         var refusesConnections = false
+        var health = CycleHealth()
+    }
+
+    /// What JACK and the audio thread would report of the cycles: none go wrong unless a test says so.
+    struct CycleHealth {
+        var xruns: Int64 = 0
+        var ourXruns: Int64 = 0
+        var preempted: Int64 = 0
+        var stall: (app: String?, seconds: Double)?
     }
 
     let clientName: String
@@ -103,6 +112,11 @@ final class MemoryBackend: LiveBackend, @unchecked Sendable {
     func changeBufferSize(to frames: Int) {
         server.withLock { $0.bufferSize = frames }
         onBufferSizeChange?(frames)
+    }
+
+    /// Cycles going wrong as JACK and the audio thread would tell them (xruns, a stall).
+    func report(_ change: (inout CycleHealth) -> Void) {
+        server.withLock { change(&$0.health) }
     }
 
     /// Every connection now, `[source, destination]`, in the order made.
@@ -292,13 +306,13 @@ final class MemoryBackend: LiveBackend, @unchecked Sendable {
     }
 
     var cycleCount: Int64 { Int64(offline.cycleCount) }
-    var xrunCount: Int64 { 0 }
-    var ourXrunCount: Int64 { 0 }
-    var preemptedOverrunCount: Int64 { 0 }
+    var xrunCount: Int64 { server.withLock { $0.health.xruns } }
+    var ourXrunCount: Int64 { server.withLock { $0.health.ourXruns } }
+    var preemptedOverrunCount: Int64 { server.withLock { $0.health.preempted } }
     var deadlineFaultCount: Int64 { 0 }
     var dspLoad: Double { 0 }
     var cycleTimes: CycleTimes { CycleTimes(cycles: cycleCount, median: 0, p99: 0, maximum: 0) }
-    var stall: (app: String?, seconds: Double)? { nil }
+    var stall: (app: String?, seconds: Double)? { server.withLock { $0.health.stall } }
     func takeBusyTimes() -> (last: Double, maximum: Double) { (0, 0) }
     func setMetering(_ on: Bool) { offline.metering = on }
     func setDeadlineShare(_ share: Double) {}

@@ -20,10 +20,11 @@ struct Keeping {
 }
 
 /// What keeping changes needs of the engine beyond ``EngineHost``: its connection rules, the
-/// connections it makes itself, and the running graph as a file for snapshots.
+/// connections it makes itself, the JACK ports program apps' clients use (their connections are
+/// the programs', not kept), and the running graph as a file for snapshots.
 protocol KeepingHost: EngineHost {
     var connections: EngineConnections { get }
-    var programs: ProgramApps { get }
+    func programEndPorts() -> Set<String>
     func exportedGraph() -> String
     func enginePairs() -> Set<[String]>
 }
@@ -163,7 +164,7 @@ final class ChangeKeeper: @unchecked Sendable {
     func keepOutsideConnection(_ source: String, _ destination: String, connected: Bool) {
         let pair = [source, destination]
         if connected {
-            guard !host.enginePairs().contains(pair), host.programs.endPorts().isDisjoint(with: pair) else { return }
+            guard !host.enginePairs().contains(pair), host.programEndPorts().isDisjoint(with: pair) else { return }
             keepSeen([handConnection(PortPair(source, destination))])
         } else {
             keepSeen([handRemoval(PortPair(source, destination))])

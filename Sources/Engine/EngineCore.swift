@@ -144,7 +144,9 @@ extension EngineCore: WatchHost {
     func programIsAway(_ app: App) -> Bool { programs.isAway(app) }
 }
 
-extension EngineCore: KeepingHost {}
+extension EngineCore: KeepingHost {
+    func programEndPorts() -> Set<String> { programs.endPorts() }
+}
 
 extension EngineCore: ReloadHost {}
 

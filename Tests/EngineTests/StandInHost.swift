@@ -4,12 +4,14 @@ import Foundation
 import GraphFormat
 import Testing
 
-/// What a component of the engine reads of it (``EngineHost``, and ``WatchHost``'s few more),
-/// stood in for: a graph whose first plan is installed on an in-memory server, its sessions, a
-/// clock the test sets, a publisher the test can tap, and program apps the test says are away.
-/// For testing one component alone, without an engine core.
-final class StandInHost: EngineHost, WatchHost {
+/// What a component of the engine reads of it (``EngineHost``, and the few more ``WatchHost`` and
+/// ``KeepingHost`` ask for), stood in for: a graph whose first plan is installed on an in-memory
+/// server, its sessions, a clock the test sets, a publisher the test can tap, its connections to
+/// JACK, and program apps the test says are away or use some ports. For testing one component
+/// alone, without an engine core.
+final class StandInHost: EngineHost, WatchHost, KeepingHost {
     let graph: Graph
+    let description: GraphDescription
     let backend: any LiveBackend
     let server: MemoryBackend
     var now = 0.0
@@ -21,10 +23,19 @@ final class StandInHost: EngineHost, WatchHost {
     var awayPrograms: Set<String> = []
     func programIsAway(_ app: App) -> Bool { awayPrograms.contains(app.id) }
     func checkOnQueue() {}
+    lazy var connections = EngineConnections(host: self, clientName: "iaa", queue: queue)
+    var programEnds: Set<String> = []
+    func programEndPorts() -> Set<String> { programEnds }
+    func enginePairs() -> Set<[String]> { connections.rulePairs() }
+    func exportedGraph() -> String {
+        GraphExport(graph: graph, description: description, clientName: "iaa", ports: backend.livePorts(), madeByEngine: enginePairs(),
+                    programEnds: programEnds, plan: backend.currentPlan, sessions: sessions.policy).text
+    }
 
     init(_ text: String) throws {
         let loaded = GraphFile.load(text: text, file: "graph.json", registry: GraphLoading.registry)
         graph = try #require(loaded.graph, "\(loaded.errors.map(\.formatted))")
+        description = try #require(loaded.description)
         server = MemoryBackend()
         backend = server
         sessions = AudioSessionController(graph: graph)

@@ -1,21 +1,24 @@
 import AudioGraph
+import AudioSession
 import Foundation
 @testable import Engine
 import GraphFormat
 import Testing
 
-/// What a component of the engine reads of it (``EngineHost``, and the few more ``WatchHost`` and
-/// ``KeepingHost`` ask for), stood in for: a graph whose first plan is installed on an in-memory
-/// server, its sessions, a clock the test sets, a publisher the test can tap, its connections to
-/// JACK, and program apps the test says are away or use some ports. For testing one component
-/// alone, without an engine core.
-final class StandInHost: EngineHost, WatchHost, KeepingHost {
-    let graph: Graph
+/// What a component of the engine reads of it (``EngineHost``, and the few more ``WatchHost``,
+/// ``KeepingHost`` and ``ReloadHost`` ask for), stood in for: a graph whose first plan is
+/// installed on an in-memory server, its sessions, a clock the test sets, a publisher the test
+/// can tap, its connections to JACK, program apps the test says are away or use some ports, and
+/// installing a changed graph as the core does. For testing one component alone, without an
+/// engine core.
+final class StandInHost: EngineHost, WatchHost, KeepingHost, ReloadHost {
+    private(set) var graph: Graph
     let description: GraphDescription
     let backend: any LiveBackend
     let server: MemoryBackend
     var now = 0.0
-    let sessions: AudioSessionController
+    private(set) var sessions: AudioSessionController
+    let builder: PlanBuilder
     let publisher = EventPublisher(clock: EngineClock())
     let queue = DispatchQueue(label: "stand-in host")
     var cycles = CycleSettings()
@@ -39,7 +42,19 @@ final class StandInHost: EngineHost, WatchHost, KeepingHost {
         server = MemoryBackend()
         backend = server
         sessions = AudioSessionController(graph: graph)
-        let builder = PlanBuilder(sampleRate: 48_000, maximumFrames: 256, gainRampSeconds: graph.policy.rampSeconds)
+        builder = PlanBuilder(sampleRate: 48_000, maximumFrames: 256, gainRampSeconds: graph.policy.rampSeconds)
         _ = try PlanInstall(graph, builder: builder, sessions: sessions, binding: .first, on: server, at: 0)
+    }
+
+    var decoder: RequestDecoder {
+        RequestDecoder(graph: graph, clientName: "iaa", fullName: server.fullName, outsidePorts: server.resolve)
+    }
+
+    func install(_ newGraph: Graph, sameSessions: Bool) throws -> [SessionEvent] {
+        let installed = try PlanInstall(newGraph, builder: builder, sessions: sessions, binding: sameSessions ? .adopt : .replace,
+                                        on: server, at: now)
+        graph = newGraph
+        sessions = installed.sessions
+        return installed.events
     }
 }

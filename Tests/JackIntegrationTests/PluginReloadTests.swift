@@ -12,47 +12,11 @@ extension JackIntegration {
     struct PluginReloadTests {
         typealias Running = ControlPlaneTests.Running
 
-        /// A generator whose output is the constant `LEVEL × level`: a rebuild with another `LEVEL`
-        /// changes the level heard, and the `level` parameter shows whether values survive.
-        static let source = """
-            #include <stdlib.h>
-            #include "iaa_plugin.h"
-            #ifndef LEVEL_MAX
-            #define LEVEL_MAX 1.0f
-            #endif
-            static void *c_create(const iaa_plugin_descriptor *d, double r, uint32_t f, char *e, size_t n) {
-                (void)d; (void)r; (void)f; (void)e; (void)n;
-                return calloc(1, 1);
-            }
-            static void c_process(void *instance, const iaa_process_context *c) {
-                (void)instance;
-                const iaa_ramp *level = &c->parameters[0];
-                for (uint32_t f = 0; f < c->frames; f++) {
-                    float l = f < level->ramp_frames ? level->start + level->step * (float)f : level->end;
-                    c->outputs[0][f] = LEVEL * l;
-                }
-            }
-            static void c_reset(void *instance) { (void)instance; }
-            static void c_destroy(void *instance) { free(instance); }
-            static const iaa_port ports[] = {{"out", "Output", IAA_PORT_OUTPUT, IAA_PORT_AUDIO, NULL}};
-            static const iaa_parameter parameters[] = {{"level", "Level", 0.0f, LEVEL_MAX, 1.0f, IAA_UNIT_GENERIC, 0}};
-            static const iaa_plugin_descriptor descriptor = {
-                .id = "level", .name = "Level", .summary = "A constant level.",
-                .component = {"aurg", "levl", "test", "Test: Level", 1},
-                .ports = ports, .port_count = 1, .parameters = parameters, .parameter_count = 1,
-                .create = c_create, .process = c_process, .reset = c_reset, .destroy = c_destroy,
-            };
-            static const iaa_plugin_descriptor *const descriptors[] = {&descriptor};
-            static const iaa_plugin_list list = {IAA_PLUGIN_ABI_VERSION, 1, descriptors};
-            IAA_PLUGIN_EXPORT const iaa_plugin_list *iaa_plugin_entry(void) { return &list; }
-
-            """
 
         /// A folder with the plugin built with `level` and a graph running it (level 0.5), feeding a
         /// built-in gain, beside a built-in oscillator.
         func stage() throws -> (folder: URL, graph: String) {
             let folder = try JackHarness.temporaryDirectory()
-            try Self.source.write(to: folder.appendingPathComponent("level.c"), atomically: true, encoding: .utf8)
             try build(in: folder, level: 0.25)
             let graph = folder.appendingPathComponent("graph.json").path
             try """
@@ -67,11 +31,7 @@ extension JackIntegration {
 
         /// Compiles the plugin in place (the linker writes a new file at the same path).
         func build(in folder: URL, level: Double, levelMaximum: Double = 1) throws {
-            let result = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-DLEVEL=\(level)f", "-DLEVEL_MAX=\(levelMaximum)f",
-                                               "-I", Repository.path("Sources/IAAPluginABI/include"),
-                                               "-o", folder.appendingPathComponent("liblevel.so").path,
-                                               folder.appendingPathComponent("level.c").path])
-            try #require(result.status == 0, "cc failed:\n\(result.stderr)")
+            try LevelPlugin.build(in: folder, level: level, levelMaximum: levelMaximum)
         }
 
         /// The DC level `port` carries: the median of a recording, which a buffer jack_rec lost on

@@ -141,7 +141,7 @@ extension JackIntegration {
             let back = text.replacingOccurrences(of: "\"gain\": \"10%\"", with: "\"gain\": \"25%\"")
             for attempt in 1...3 {
                 let take = try GuardedTake.record("t-apply:tone.out", seconds: 2,
-                                                  xruns: { try running.result("status")["jack"]?["xruns"]?.intValue ?? 0 }) {
+                                                  gaps: { try running.result("status")["jack"]?["xruns"]?.intValue ?? 0 }) {
                     let applied = try running.result("apply", ["text": .string(attempt % 2 == 1 ? text : back), "file": "demo.json"])
                     #expect(applied["applied"]?.boolValue == true)
                 }

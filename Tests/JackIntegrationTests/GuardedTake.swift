@@ -3,11 +3,12 @@ import Foundation
 import TestKit
 
 /// A `jack_rec` take of a port while something changes the engine underneath it (an apply, a
-/// reload), with what may have left a gap in it that is not the engine's doing: xruns JACK
+/// reload), with what may have left a gap in it that is not the change's doing: xruns JACK
 /// reported meanwhile (any client late on a busy machine, jack_rec's included, each a missed
-/// cycle) and jack_rec's own overruns (its disk thread late, frames dropped). A click test over
-/// a take with a gap tells nothing either way: the caller takes it again, changing the engine
-/// again; a jump in a take with no gap is the engine's.
+/// cycle), an isolated app's late cycles (its child kept off the CPU: silence, by design) and
+/// jack_rec's own overruns (its disk thread late, frames dropped). A click test over a take with
+/// a gap tells nothing either way: the caller takes it again, changing the engine again; a jump
+/// in a take with no gap is the change's.
 struct GuardedTake {
     /// The take, after its first 50 ms (jack_rec connects after it starts writing).
     let samples: [Float]
@@ -15,12 +16,13 @@ struct GuardedTake {
     let gap: String?
 
     /// Records `port` for `seconds` with `jack_rec`, runs `change` 0.7 s in, and reads back the
-    /// take. `xruns` reads JACK's xrun count (the engine's `status`).
-    static func record(_ port: String, seconds: Int, xruns: () throws -> Int, around change: () throws -> Void) throws -> GuardedTake {
+    /// take. `gaps` reads what counts the gaps (from the engine's `status`: JACK's xruns, an
+    /// isolated app's late cycles); a take during which it moved may have one.
+    static func record(_ port: String, seconds: Int, gaps: () throws -> Int, around change: () throws -> Void) throws -> GuardedTake {
         let directory = try JackHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("take.wav").path
-        let before = try xruns()
+        let before = try gaps()
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: "/usr/bin/jack_rec")
         recorder.arguments = ["-f", file, "-d", String(seconds), port]
@@ -33,9 +35,9 @@ struct GuardedTake {
         try change()
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         recorder.waitUntilExit()
-        let late = try xruns() - before
+        let after = try gaps()
         var gap: [String] = []
-        if late > 0 { gap.append("JACK reported \(late) xruns") }
+        if after != before { gap.append("xruns and late cycles went from \(before) to \(after)") }
         if said.contains("overrun") { gap.append("jack_rec: \(said.trimmingCharacters(in: .whitespacesAndNewlines))") }
         return GuardedTake(samples: Array(try SoundFileReader(path: file).readAll()[0].dropFirst(2_400)),
                            gap: gap.isEmpty ? nil : gap.joined(separator: "; "))

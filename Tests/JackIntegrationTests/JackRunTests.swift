@@ -108,9 +108,10 @@ extension JackIntegration {
 /// returns each channel without the first 0.1 s (cycles before the connection settles).
 ///
 /// The engine learns of a connection made from outside on JACK's notification thread, which a
-/// loaded machine can hold back past any fixed wait: a take whose start does not yet carry the
-/// 1 kHz its end carries is recorded again (at most five takes; the caller's checks then judge
-/// the last). `hearsTone: false` (an app that must record silence) takes one.
+/// loaded machine can hold back past any fixed wait, and a client late on a busy machine leaves a
+/// gap: a take whose every 0.1 s does not carry the same 1 kHz is recorded again (at most five
+/// takes; the caller's checks then judge the last). `hearsTone: false` (an app that must record
+/// silence) takes one.
 func recordWithOutsideTone(graph: String, client: String, inputs: [String], outputs: [String],
                            hearsTone: Bool = true) throws -> [[Float]] {
     let directory = try JackHarness.temporaryDirectory()
@@ -131,9 +132,11 @@ func recordWithOutsideTone(graph: String, client: String, inputs: [String], outp
         let channels = try SoundFileReader(path: file).readAll().map { Array($0.dropFirst(4_800)) }
         guard hearsTone, take < 5, let first = channels.first, first.count >= 9_600 else { return channels }
         // 0.1 s windows hold whole periods of 1 kHz (and of the graphs' 440 Hz) at 48 kHz.
-        let start = SignalAnalysis.goertzelMagnitude(samples: Array(first.prefix(4_800)), frequency: 1_000, sampleRate: 48_000)
-        let end = SignalAnalysis.goertzelMagnitude(samples: Array(first.suffix(4_800)), frequency: 1_000, sampleRate: 48_000)
-        if end > 0.05, abs(start - end) < end * 0.02 { return channels }
+        let levels = stride(from: 0, through: first.count - 4_800, by: 4_800).map {
+            SignalAnalysis.goertzelMagnitude(samples: Array(first[$0..<$0 + 4_800]), frequency: 1_000, sampleRate: 48_000)
+        }
+        if let low = levels.min(), let high = levels.max(), low > 0.05, high - low < high * 0.02 { return channels }
+        print("\(client): take \(take) is uneven (1 kHz at \(levels.map { String(format: "%.3f", $0) }.joined(separator: " "))); taken again")
     }
     return []
 }

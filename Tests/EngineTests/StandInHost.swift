@@ -12,7 +12,9 @@ import Testing
 /// installing a changed graph as the core does. For testing one component alone, without an
 /// engine core.
 final class StandInHost: EngineHost, WatchHost, KeepingHost, ReloadHost {
-    private(set) var graph: Graph
+    /// The running graph is the sessions', as the core's is: an install that adopts a graph
+    /// changes both.
+    var graph: Graph { sessions.graph }
     let description: GraphDescription
     let backend: any LiveBackend
     let server: MemoryBackend
@@ -37,7 +39,7 @@ final class StandInHost: EngineHost, WatchHost, KeepingHost, ReloadHost {
 
     init(_ text: String) throws {
         let loaded = GraphFile.load(text: text, file: "graph.json", registry: GraphLoading.registry)
-        graph = try #require(loaded.graph, "\(loaded.errors.map(\.formatted))")
+        let graph = try #require(loaded.graph, "\(loaded.errors.map(\.formatted))")
         description = try #require(loaded.description)
         server = MemoryBackend()
         backend = server
@@ -53,7 +55,6 @@ final class StandInHost: EngineHost, WatchHost, KeepingHost, ReloadHost {
     func install(_ newGraph: Graph, sameSessions: Bool) throws -> [SessionEvent] {
         let installed = try PlanInstall(newGraph, builder: builder, sessions: sessions, binding: sameSessions ? .adopt : .replace,
                                         on: server, at: now)
-        graph = newGraph
         sessions = installed.sessions
         return installed.events
     }

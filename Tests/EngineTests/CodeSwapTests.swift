@@ -66,20 +66,17 @@ struct CodeSwapTests {
             }
         }
         audio.start()
-        let started = ContinuousClock.now
         swap.fadeOut(rampSeconds: ramp, on: backend)
-        let waited = ContinuousClock.now - started
         // When it returns, the cycles after the one under way have played the whole ramp.
         let cycles = 1 + Int((ramp * 48_000).rounded(.up) + 255) / 256
         let peaks = backend.peaks.withLock { $0 }
         stop.store(true, ordering: .releasing)
         while !audio.isFinished { usleep(1_000) }
-        #expect(waited >= .milliseconds(50), "returned after \(waited), before any cycle played the fade")
         #expect(peaks.count >= 4 + cycles, "returned after \(peaks.count - 4) cycles of the \(cycles) that play the fade")
         #expect(peaks.last == 0, "the old node was still heard when the new plan could go in: \(peaks)")
     }
 
-    @Test("where cycles run only between commands (offline), there is nothing to wait for")
+    @Test("where cycles run only between commands (offline), there is nothing to wait for: no quarter second spent waiting")
     func offlineDoesNotWait() throws {
         let loaded = GraphFile.load(text: """
             { "format": "iaa-graph/1", "name": "swap", "apps": [ { "id": "tone", "plugin": "builtin:oscillator" } ] }
@@ -91,6 +88,7 @@ struct CodeSwapTests {
         backend.install(running)
         let started = ContinuousClock.now
         CodeSwap(apps: ["tone"], running: running, plan: rebuilt).fadeOut(rampSeconds: 0.005, on: backend)
-        #expect(ContinuousClock.now - started < .milliseconds(50))
+        // Counting cycles that never come would wait out the quarter-second deadline.
+        #expect(ContinuousClock.now - started < .milliseconds(200))
     }
 }

@@ -12,7 +12,8 @@ import Testing
 struct ChangeKeeperTests {
     static let graph = """
         { "format": "iaa-graph/1", "name": "kept",
-          "apps": [ { "id": "tone", "plugin": "builtin:oscillator" }, { "id": "g", "plugin": "builtin:gain" } ],
+          "apps": [ { "id": "tone", "plugin": "builtin:oscillator" }, { "id": "g", "plugin": "builtin:gain" },
+                    { "id": "music", "program": { "jackClient": "zz*", "outputs": 1 } } ],
           "jack": { "connections": [ { "from": "g:out", "to": "@playback" } ] } }
         """
 
@@ -57,10 +58,10 @@ struct ChangeKeeperTests {
         let host = try StandInHost(Self.graph)
         _ = host.connections.make(host.graph.externalConnections)
         host.server.addClient("rec", outputs: [], inputs: ["in"])
-        host.programEnds = ["mpv:out_1"]
+        host.programEnds = ["iaa:music.play_1"]
         let (keeper, folder) = try Self.keeper(host)
         keeper.keepOutsideConnection("iaa:g.out", "system:playback_1", connected: true)
-        keeper.keepOutsideConnection("mpv:out_1", "iaa:g.in", connected: true)
+        keeper.keepOutsideConnection("zzmpv:out_0", "iaa:music.play_1", connected: true)
         keeper.keepOutsideConnection("iaa:g.out", "rec:in", connected: true)
         keeper.keepOutsideConnection("iaa:g.out", "system:playback_2", connected: false)
         #expect(Self.kept(in: folder) == [

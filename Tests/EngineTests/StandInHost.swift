@@ -6,12 +6,12 @@ import GraphFormat
 import Testing
 
 /// What a component of the engine reads of it (``EngineHost``, and the few more ``WatchHost``,
-/// ``KeepingHost`` and ``ReloadHost`` ask for), stood in for: a graph whose first plan is
-/// installed on an in-memory server, its sessions, a clock the test sets, a publisher the test
-/// can tap, its connections to JACK, program apps the test says are away or use some ports, and
-/// installing a changed graph as the core does. For testing one component alone, without an
-/// engine core.
-final class StandInHost: EngineHost, WatchHost, KeepingHost, ReloadHost {
+/// ``KeepingHost``, ``ReloadHost`` and ``ProgramHost`` ask for), stood in for: a graph whose first
+/// plan is installed on an in-memory server, its sessions, a clock the test sets, a publisher the
+/// test can tap, its connections to JACK and links, program apps the test says are away or use
+/// some ports, and installing a changed graph as the core does. For testing one component alone,
+/// without an engine core; a component confined to the control queue is called on `queue`.
+final class StandInHost: EngineHost, WatchHost, KeepingHost, ReloadHost, ProgramHost {
     /// The running graph is the sessions', as the core's is: an install that adopts a graph
     /// changes both.
     var graph: Graph { sessions.graph }
@@ -28,7 +28,9 @@ final class StandInHost: EngineHost, WatchHost, KeepingHost, ReloadHost {
     var awayPrograms: Set<String> = []
     func programIsAway(_ app: App) -> Bool { awayPrograms.contains(app.id) }
     func checkOnQueue() {}
-    lazy var connections = EngineConnections(host: self, clientName: "iaa", queue: queue)
+    var clientName: String { server.clientName }
+    lazy var connections = EngineConnections(host: self, clientName: clientName, queue: queue)
+    lazy var links = LinkSupervisor(queue: queue, clock: publisher.clock, publisher: publisher, serverName: nil)
     var programEnds: Set<String> = []
     func programEndPorts() -> Set<String> { programEnds }
     func enginePairs() -> Set<[String]> { connections.rulePairs() }
@@ -53,9 +55,18 @@ final class StandInHost: EngineHost, WatchHost, KeepingHost, ReloadHost {
     }
 
     func install(_ newGraph: Graph, sameSessions: Bool) throws -> [SessionEvent] {
+        try installAdopting(newGraph, sameSessions: sameSessions).events
+    }
+
+    func installAdopting(_ newGraph: Graph, sameSessions: Bool) throws -> (events: [SessionEvent], setups: [String: SessionOutcome]) {
         let installed = try PlanInstall(newGraph, builder: builder, sessions: sessions, binding: sameSessions ? .adopt : .replace,
                                         on: server, at: now)
         sessions = installed.sessions
-        return installed.events
+        return (installed.events, installed.setups)
+    }
+
+    /// A session action, without the core's install of a graph that ended a node's connections.
+    func applySession(_ action: SessionAction, at time: Double) -> SessionOutcome {
+        sessions.apply(action, at: time)
     }
 }

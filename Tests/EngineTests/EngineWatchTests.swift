@@ -1,6 +1,5 @@
 import ControlSocket
 @testable import Engine
-import Synchronization
 import Testing
 
 /// ``EngineWatch`` alone, on a ``StandInHost`` whose in-memory server reports what a test says
@@ -18,21 +17,15 @@ struct EngineWatchTests {
     final class Fixture {
         let host: StandInHost
         let watch: EngineWatch
-        let lines = Lines()
-
-        final class Lines: Sendable {
-            let all = Mutex<[(topic: String, line: ControlJSON)]>([])
-        }
+        let lines: PublishedLines
 
         init() throws {
             host = try StandInHost(EngineWatchTests.graph)
             watch = EngineWatch(host: host)
-            host.publisher.tap = { [lines] topic, line in lines.all.withLock { $0.append((topic, line)) } }
+            lines = PublishedLines(of: host)
         }
 
-        var events: [EventsLine.Content] {
-            lines.all.withLock { $0 }.filter { $0.topic == "events" }.compactMap { EventsLine(json: $0.line)?.content }
-        }
+        var events: [EventsLine.Content] { lines.events }
     }
 
     @Test("xruns are told once per tick that brings new ones: how many, how many were iaa's, how many the system caused")
@@ -65,7 +58,7 @@ struct EngineWatchTests {
         #expect(watch.stallFault("music") == nil)
         fixture.host.server.report { $0.stall = nil }
         watch.announceStall(at: 3)
-        let events: [EngineEvent] = fixture.events.compactMap { if case .event(let event) = $0 { event } else { nil } }
+        let events = fixture.lines.engineEvents
         try #require(events.count == 2, "\(events)")
         guard case .audioStalled(app: "g", let reason) = events[0] else {
             Issue.record("a stall is \(events[0])")
@@ -81,7 +74,7 @@ struct EngineWatchTests {
         let fixture = try Fixture()
         fixture.host.awayPrograms = ["music"]
         fixture.watch.publishTop()
-        let line = try #require(fixture.lines.all.withLock { $0 }.last { $0.topic == "top" }?.line)
+        let line = try #require(fixture.lines.last(on: "top"))
         let top = try #require(TopUpdate(json: line), "\(line.text)")
         #expect(top.apps.first { $0.id == "music" }?.state == .notRunning, "\(top.apps)")
         #expect(top.apps.first { $0.id == "g" }?.state == .running, "\(top.apps)")

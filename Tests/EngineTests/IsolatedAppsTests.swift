@@ -2,7 +2,6 @@ import ControlSocket
 @testable import Engine
 import Foundation
 import Isolation
-import Synchronization
 import Testing
 
 /// ``IsolatedApps`` alone, on a ``StandInHost``: what a child's events say on the `events`
@@ -19,28 +18,17 @@ struct IsolatedAppsTests {
     final class Fixture {
         let host: StandInHost
         let isolated: IsolatedApps
-        let lines = Lines()
-
-        final class Lines: Sendable {
-            let all = Mutex<[EventsLine]>([])
-        }
+        let lines: PublishedLines
 
         init() throws {
             host = try StandInHost(IsolatedAppsTests.graph)
             let settings = IsolationSettings(executable: "/nonexistent/iaa", share: 0.5)
             let policy = IsolationPolicy(engineDefault: .process, trustedFolders: [], settings: settings)
             isolated = IsolatedApps(policy, host: host, queue: DispatchQueue(label: "test"))
-            host.publisher.tap = { [lines] topic, line in
-                guard topic == "events", let read = EventsLine(json: line) else { return }
-                lines.all.withLock { $0.append(read) }
-            }
+            lines = PublishedLines(of: host)
         }
 
-        var events: [EngineEvent] {
-            lines.all.withLock { $0 }.compactMap { line in
-                if case .event(let event) = line.content { event } else { nil }
-            }
-        }
+        var events: [EngineEvent] { lines.engineEvents }
     }
 
     @Test("a child's start, crash, last crash and failed setup are each one events line with the fault, signal, reason and restart")

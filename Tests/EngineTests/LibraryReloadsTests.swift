@@ -1,7 +1,6 @@
 import ControlSocket
 @testable import Engine
 import Foundation
-import Synchronization
 import TestKit
 import Testing
 
@@ -32,11 +31,8 @@ struct LibraryReloadsTests {
         let host = try StandInHost("""
             { "format": "iaa-graph/1", "name": "reload", "apps": [ { "id": "dc", "plugin": "\(library)", "params": { "level": 0.5 } } ] }
             """)
-        let notices = Mutex<[ReloadNotice]>([])
-        host.publisher.tap = { topic, line in
-            guard topic == "events", case .reload(let notice)? = EventsLine(json: line)?.content else { return }
-            notices.withLock { $0.append(notice) }
-        }
+        let lines = PublishedLines(of: host)
+        var notices: [ReloadNotice] { lines.events.compactMap { if case .reload(let notice) = $0 { notice } else { nil } } }
         let reloads = LibraryReloads(host: host)
         try #require(host.backend.currentPlan?.slot(for: "dc")).setParameter(0, to: 0.8)
         #expect(abs(try Self.level(host) - 0.2) < 1e-6, "0.25 × 0.8 before the rebuild")
@@ -50,12 +46,12 @@ struct LibraryReloadsTests {
         #expect(reloaded.reloaded && reloaded.library == library && reloaded.identity != nil, "\(reloaded)")
         #expect(abs(try Self.level(host) - 0.4) < 1e-6, "the new code (0.5) with the live value (0.8)")
         #expect(host.backend.currentPlan?.slot(for: "dc")?.parameterTarget(0) == 0.8)
-        #expect(notices.withLock { $0 } == [ReloadNotice(app: "dc", library: library, by: .request)])
+        #expect(notices == [ReloadNotice(app: "dc", library: library, by: .request)])
 
         try LevelPlugin.build(in: folder, level: 0.5, levelMaximum: 2)
         let refusal = #expect(throws: ControlError.self) { try reloads.reload(Self.request("dc")) }
         #expect(refusal?.code == "libraryChanged" && refusal?.message.contains("parameters") == true, "\(String(describing: refusal))")
         #expect(abs(try Self.level(host) - 0.4) < 1e-6, "the old build plays on")
-        #expect(notices.withLock { $0 }.count == 1)
+        #expect(notices.count == 1)
     }
 }

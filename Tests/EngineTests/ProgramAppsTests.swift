@@ -1,7 +1,6 @@
 import ControlSocket
 @testable import Engine
 import Foundation
-import Synchronization
 import Testing
 
 /// ``ProgramApps`` alone, on a ``StandInHost`` whose in-memory server holds the clients a test
@@ -18,32 +17,20 @@ struct ProgramAppsTests {
           "connections": [ { "from": "music:out_1", "to": "mix:in_1" }, { "from": "music:out_2", "to": "mix:in_2" } ] }
         """
 
-    final class Events: Sendable {
-        let all = Mutex<[ProgramEvent]>([])
-    }
-
-    static func process(_ pid: Int32, _ executable: String) -> ProcessIdentity {
-        ProcessIdentity(pid: pid, uid: getuid(), executable: executable)
-    }
-
     @Test("a client whose process is not the app's executable is refused with the reason; the one that is is bound and wired to play_1 and play_2; its bypass is undone; when it leaves, the app is away")
     func bindsWiresAndForgets() throws {
         let host = try StandInHost(Self.graph)
-        let events = Events()
-        host.publisher.tap = { topic, line in
-            guard topic == "events", case .event(.program(let event))? = EventsLine(json: line)?.content else { return }
-            events.all.withLock { $0.append(event) }
-        }
+        let lines = PublishedLines(of: host)
         let programs = ProgramApps(host: host)
         let music = try #require(host.graph.apps.first { $0.id == "music" })
 
-        host.server.addClient("zzpy", outputs: ["out_0", "out_1"], process: Self.process(700, "/usr/bin/python3.11"))
+        host.server.addClient("zzpy", outputs: ["out_0", "out_1"], process: LiveCore.process(700, "/usr/bin/python3.11"))
         host.queue.sync { programs.route() }
         let refused = try #require(programs.roster.refused["music"]?.first)
         #expect(refused.name == "zzpy" && refused.pid == 700 && refused.reason.contains("its executable is /usr/bin/python3.11"), "\(refused)")
         #expect(programs.isAway(music))
 
-        host.server.addClient("zzmpv", outputs: ["out_0", "out_1"], process: Self.process(701, "/usr/bin/mpv"))
+        host.server.addClient("zzmpv", outputs: ["out_0", "out_1"], process: LiveCore.process(701, "/usr/bin/mpv"))
         host.queue.sync { programs.route() }
         #expect(host.server.isConnected("zzmpv:out_0", "iaa:music.play_1"))
         #expect(host.server.isConnected("zzmpv:out_1", "iaa:music.play_2"))
@@ -64,7 +51,7 @@ struct ProgramAppsTests {
         #expect(programs.isAway(music))
         #expect(programs.status(of: music)?.running == false)
 
-        let names = events.all.withLock { $0 }.map(\.name.rawValue)
+        let names = lines.engineEvents.compactMap { if case .program(let event) = $0 { event.name.rawValue } else { nil } }
         #expect(names == ["programRefused", "programRouted", "programBypassUndone", "programExited"], "\(names)")
     }
 }

@@ -1,8 +1,10 @@
 import AudioGraph
 import AudioSession
+import ControlSocket
 import Foundation
 @testable import Engine
 import GraphFormat
+import Synchronization
 import Testing
 
 /// What a component of the engine reads of it (``EngineHost``, and the few more ``WatchHost``,
@@ -68,5 +70,30 @@ final class StandInHost: EngineHost, WatchHost, KeepingHost, ReloadHost, Program
     /// A session action, without the core's install of a graph that ended a node's connections.
     func applySession(_ action: SessionAction, at time: Double) -> SessionOutcome {
         sessions.apply(action, at: time)
+    }
+}
+
+/// Every line a stand-in host's publisher sends, with its topic, kept as it comes.
+final class PublishedLines: Sendable {
+    private let all = Mutex<[(topic: String, line: ControlJSON)]>([])
+
+    /// Taps `host`'s publisher from now on.
+    init(of host: StandInHost) {
+        host.publisher.tap = { [self] topic, line in all.withLock { $0.append((topic, line)) } }
+    }
+
+    /// The `events` stream's lines, read back as the protocol's type.
+    var events: [EventsLine.Content] {
+        all.withLock { $0 }.filter { $0.topic == "events" }.compactMap { EventsLine(json: $0.line)?.content }
+    }
+
+    /// The engine events among them (not xruns, connections, reloads).
+    var engineEvents: [EngineEvent] {
+        events.compactMap { if case .event(let event) = $0 { event } else { nil } }
+    }
+
+    /// The last line on `topic`.
+    func last(on topic: String) -> ControlJSON? {
+        all.withLock { $0 }.last { $0.topic == topic }?.line
     }
 }

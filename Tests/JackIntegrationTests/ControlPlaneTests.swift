@@ -145,10 +145,10 @@ extension JackIntegration {
                     let applied = try running.result("apply", ["text": .string(attempt % 2 == 1 ? text : back), "file": "demo.json"])
                     #expect(applied["applied"]?.boolValue == true)
                 }
-                let step = SignalAnalysis.maxAbsoluteStep(take.samples)
-                guard step > sineStep * 1.01 else { break }
+                let step = take.largestStep
+                guard step.size > sineStep * 1.01 else { break }
                 guard let gap = take.gap, attempt < 3 else {
-                    Issue.record("the tone jumped by \(step) when the graph was applied (take \(attempt): \(take.gap ?? "no xrun, no overrun"))")
+                    Issue.record("the tone jumped when the graph was applied: \(step); take \(attempt): \(take.gapSaid)")
                     break
                 }
                 print("apply: take \(attempt) may have a gap (\(gap)); taken again")

@@ -15,6 +15,29 @@ struct GuardedTake {
     /// Why the take may have a gap, or nil when nothing says so.
     let gap: String?
 
+    /// The largest step between neighbouring samples, where it is, and the samples around it.
+    struct Step: CustomStringConvertible {
+        let size: Float
+        let frame: Int
+        let around: ArraySlice<Float>
+        let count: Int
+        var description: String {
+            "a step of \(size) at frame \(frame) of \(count) (\(around.map { String(format: "%.4f", $0) }.joined(separator: " ")))"
+        }
+    }
+
+    var largestStep: Step {
+        var size: Float = 0, frame = 0
+        for index in samples.indices.dropLast() where abs(samples[index + 1] - samples[index]) > size {
+            size = abs(samples[index + 1] - samples[index])
+            frame = index
+        }
+        return Step(size: size, frame: frame, around: samples[max(frame - 4, 0)..<min(frame + 6, samples.count)], count: samples.count)
+    }
+
+    /// What may have left a gap, in a failure's words.
+    var gapSaid: String { gap ?? "no xrun, no late cycle, no overrun" }
+
     /// Records `port` for `seconds` with `jack_rec`, runs `change` 0.7 s in, and reads back the
     /// take. `gaps` reads what counts the gaps (from the engine's `status`: JACK's xruns, an
     /// isolated app's late cycles); a take during which it moved may have one.

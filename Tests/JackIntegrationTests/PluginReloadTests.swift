@@ -104,12 +104,10 @@ extension JackIntegration {
                 let swap = take.samples
                 #expect(abs((swap.first ?? 0) - from) < 0.001 && abs((swap.last ?? 0) - to) < 0.001,
                         "the recording runs from \(swap.first ?? 0) to \(swap.last ?? 0), not \(from) to \(to)")
-                let largestStep = zip(swap, swap.dropFirst()).map { abs($1 - $0) }.max() ?? 1
-                guard largestStep >= 0.01 else { break }
+                let step = take.largestStep
+                guard step.size >= 0.01 else { break }
                 guard let gap = take.gap, attempt < 3 else {
-                    let at = zip(swap, swap.dropFirst()).enumerated().max { abs($0.1.1 - $0.1.0) < abs($1.1.1 - $1.1.0) }?.offset ?? 0
-                    let around = swap[max(at - 4, 0)..<min(at + 6, swap.count)].map { String(format: "%.4f", $0) }
-                    Issue.record("a step of \(largestStep) in the output across the reload at frame \(at) of \(swap.count) (\(around.joined(separator: " "))); take \(attempt): \(take.gap ?? "no xrun, no overrun")")
+                    Issue.record("\(step) in the output across the reload; take \(attempt): \(take.gapSaid)")
                     break
                 }
                 print("reload: take \(attempt) may have a gap (\(gap)); taken again")

@@ -221,14 +221,17 @@ final class ChildSupervisor: @unchecked Sendable {
     /// owed, or it stayed runnable while hardly running. A child in an endless loop runs; one
     /// blocked for good (asleep, deadlocked) is not runnable: both are hung, as before. (The
     /// kernel adds a thread's wait for a CPU to its counters only once it runs, so the wait itself
-    /// cannot be read while it lasts.)
+    /// cannot be read while it lasts.) The answer is read after the child's state: a child that
+    /// gets its CPU back between the two reads answers and sleeps, and must not be taken for one
+    /// blocked for good. The share is of the time the look took, as this thread may be kept off
+    /// its own CPU too.
     private func wasKeptOffCPU(_ child: ChildProcess) -> Bool {
-        let look: UInt64 = 30_000_000
+        let started = MonotonicClock.nanoseconds()
         guard let before = child.schedulerState() else { return false }
-        usleep(UInt32(look / 1_000))
-        if iaa_isolation_load(segment.reply) == iaa_isolation_load(segment.request) { return true }
+        usleep(30_000)
         guard let after = child.schedulerState() else { return false }
-        return after.runnable && after.ran &- before.ran < look / 10
+        if iaa_isolation_load(segment.reply) == iaa_isolation_load(segment.request) { return true }
+        return after.runnable && after.ran &- before.ran < (MonotonicClock.nanoseconds() &- started) / 10
     }
 
     /// Keeps the child on the audio thread's CPU, pinning the thread first if nobody has

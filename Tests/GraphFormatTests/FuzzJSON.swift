@@ -27,28 +27,24 @@ indirect enum FuzzJSON: Sendable {
         return parser.position == parser.scalars.count ? value : nil
     }
 
-    /// A child of a container, by position (array index or member index).
-    var children: [FuzzJSON] {
+    /// Every path from this value to a value under it (itself included) that `predicate`
+    /// accepts, in document order; a path is a list of child positions. `prefix` is this value's
+    /// path, and is as it was on return.
+    func paths(prefix: inout [Int], where predicate: (FuzzJSON) -> Bool, into result: inout [[Int]]) {
+        if predicate(self) { result.append(prefix) }
         switch self {
-        case .array(let elements): elements
-        case .object(let members): members.map(\.value)
-        default: []
+        case .array(let elements):
+            for index in elements.indices { elements[index].paths(at: index, prefix: &prefix, where: predicate, into: &result) }
+        case .object(let members):
+            for index in members.indices { members[index].value.paths(at: index, prefix: &prefix, where: predicate, into: &result) }
+        default: break
         }
     }
 
-    /// Every path from this value to a value under it (itself included), in document order; a
-    /// path is a list of child positions.
-    func paths(prefix: [Int] = [], into result: inout [[Int]]) {
-        result.append(prefix)
-        for (index, child) in children.enumerated() {
-            child.paths(prefix: prefix + [index], into: &result)
-        }
-    }
-
-    /// The value at `path`.
-    func value(at path: ArraySlice<Int>) -> FuzzJSON {
-        guard let first = path.first else { return self }
-        return children[first].value(at: path.dropFirst())
+    private func paths(at index: Int, prefix: inout [Int], where predicate: (FuzzJSON) -> Bool, into result: inout [[Int]]) {
+        prefix.append(index)
+        paths(prefix: &prefix, where: predicate, into: &result)
+        prefix.removeLast()
     }
 
     /// This value with the one at `path` replaced by `transform`'s result.

@@ -49,9 +49,8 @@ struct GraphMutator {
 
     private func randomPath(in tree: FuzzJSON, random: inout FuzzRandom,
                             where predicate: (FuzzJSON) -> Bool = { _ in true }) -> [Int]? {
-        var paths: [[Int]] = []
-        tree.paths(into: &paths)
-        let matching = paths.filter { predicate(tree.value(at: $0[...])) }
+        var matching: [[Int]] = [], root: [Int] = []
+        tree.paths(prefix: &root, where: predicate, into: &matching)
         return matching.isEmpty ? nil : random.pick(matching)
     }
 

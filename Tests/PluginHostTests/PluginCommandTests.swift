@@ -52,19 +52,37 @@ struct PluginCommandTests {
         #expect(result.output.contains("error[pluginNotFound]: /nonexistent/libnone.so does not exist"), "\(result.output)")
     }
 
-    @Test("a scaffolded plugin builds and passes its own test script", arguments: ["c", "swift"])
+    /// The C scaffold builds against the checkout the debug binary lives in (`iaa plugin sdk`
+    /// finds it); the Swift one against the SDK as tools/install lays it out, which is what a user
+    /// builds with, and which resolves none of the checkout's own dependencies.
+    @Test("a scaffolded plugin builds and passes its own test script: C against the checkout, Swift against the installed SDK",
+          arguments: ["c", "swift"])
     func scaffold(_ language: String) throws {
         let binary = try requireBinary()
         let directory = try makeTemporaryDirectory("plugin-tests-scaffold")
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        var environment = ["IAA_BIN": binary, "TMPDIR": directory]
+        if language == "swift" {
+            // tools/test builds the release products first (a build cannot run while `swift test` holds .build).
+            try #require(try Repository.releaseProductsAreCurrent(),
+                         "the release binary, the session library or the man page generator is missing or older than the sources: run tools/test, which builds them first")
+            let install = try runCommand(Repository.path("tools/install"), ["--prefix", directory + "/prefix", "--no-man"])
+            try #require(install.status == 0, "\(install.output)")
+            environment["IAA_SDK"] = directory + "/prefix/share/iaa/sdk"
+        }
         let created = try runCommand(binary, ["plugin", "new", "my-fx", "--lang", language, "--output", directory])
         #expect(created.status == 0, "\(created.output)")
         #expect(created.output.contains("./test.sh"))
         let test = try PluginTestSupport.swiftBuildLock.withLock { _ in
             // SwiftPM leaves its lock files in TMPDIR: here they go with the folder.
-            try runCommand(directory + "/my-fx/test.sh", [], environment: ["IAA_BIN": binary, "TMPDIR": directory])
+            try runCommand(directory + "/my-fx/test.sh", [], environment: environment)
         }
         #expect(test.status == 0, "\(test.output)")
         #expect(test.output.contains("RMS 0.17678, expected 0.17678: ok"), "\(test.output)")
+        if language == "swift" {
+            // Nothing but the SDK was resolved: no checkout of another package.
+            let checkouts = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/my-fx/.build/checkouts")) ?? []
+            #expect(checkouts.isEmpty, "the plugin's build checked out \(checkouts)")
+        }
     }
 }

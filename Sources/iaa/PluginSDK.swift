@@ -11,7 +11,7 @@ struct PluginSDK: ParsableCommand {
         abstract: "Print the folder of the plugin SDK (iaa_plugin.h and NodeKit).",
         discussion: """
             Looked up in this order: $IAA_SDK; PREFIX/share/iaa/sdk next to an installed binary \
-            (PREFIX/bin/iaa, as tools/install lays it out); the checkout a built binary lives in.
+            (PREFIX/bin/iaa, as tools/install lays it out); SDK/ in the checkout a built binary lives in.
             """)
 
     @Flag(help: "Print the C compiler flags that find iaa_plugin.h instead.")
@@ -32,7 +32,7 @@ struct PluginSDK: ParsableCommand {
         places.append(binary.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/iaa/sdk").path)
         var folder = binary.deletingLastPathComponent()
         while folder.path != "/" {
-            places.append(folder.path)
+            places.append(folder.path + "/SDK")
             folder = folder.deletingLastPathComponent()
         }
         for place in places where FileManager.default.fileExists(atPath: place + "/" + header) {
@@ -40,7 +40,7 @@ struct PluginSDK: ParsableCommand {
         }
         throw ValidationError("""
             cannot find the plugin SDK (\(header)): not in $IAA_SDK, not in PREFIX/share/iaa/sdk next to \
-            \(binary.path), not in a checkout above it; install iaa with tools/install, or set IAA_SDK to an iaa checkout
+            \(binary.path), not in SDK/ of a checkout above it; install iaa with tools/install, or set IAA_SDK to an iaa checkout's SDK/
             """)
     }
 

@@ -52,10 +52,23 @@ struct PluginCommandTests {
         #expect(result.output.contains("error[pluginNotFound]: /nonexistent/libnone.so does not exist"), "\(result.output)")
     }
 
-    /// The C scaffold builds against the checkout the debug binary lives in (`iaa plugin sdk`
-    /// finds it); the Swift one against the SDK as tools/install lays it out, which is what a user
+    @Test("iaa plugin sdk, from a binary built in a checkout, prints the checkout's SDK/ package, and --cflags its header's folder")
+    func sdkInCheckout() throws {
+        let binary = try requireBinary()
+        try #require(binary.hasPrefix(Repository.root + "/"), "IAA_BIN \(binary) is not built in this checkout")
+        let sdk = try runCommand(binary, ["plugin", "sdk"], removing: ["IAA_SDK"])
+        #expect(sdk.status == 0 && sdk.stdout == Repository.root + "/SDK\n", "\(sdk.output)")
+        let manifest = (try? String(contentsOfFile: Repository.root + "/SDK/Package.swift", encoding: .utf8)) ?? ""
+        #expect(manifest.contains("\"NodeKit\"") && !manifest.contains(".package("), "SDK/Package.swift depends on another package:\n\(manifest)")
+        let flags = try runCommand(binary, ["plugin", "sdk", "--cflags"], removing: ["IAA_SDK"])
+        #expect(flags.stdout == "-I\(Repository.root)/SDK/Sources/IAAPluginABI/include\n", "\(flags.output)")
+        #expect(FileManager.default.fileExists(atPath: Repository.root + "/SDK/Sources/IAAPluginABI/include/iaa_plugin.h"))
+    }
+
+    /// The C scaffold builds against the SDK of the checkout the debug binary lives in (`iaa
+    /// plugin sdk` finds it); the Swift one against the SDK as tools/install lays it out, which is what a user
     /// builds with, and which resolves none of the checkout's own dependencies.
-    @Test("a scaffolded plugin builds and passes its own test script: C against the checkout, Swift against the installed SDK",
+    @Test("a scaffolded plugin builds and passes its own test script: C against the checkout's SDK/, Swift against the installed SDK",
           arguments: ["c", "swift"])
     func scaffold(_ language: String) throws {
         let binary = try requireBinary()

@@ -36,6 +36,9 @@ enum PluginTestSupport {
                               "--scratch-path", scratch])
         }
         try #require(result.status == 0, "swift build of \(folder) failed:\n\(result.output)")
+        // The examples depend on the checkout's SDK/ package, which depends on no other.
+        let checkouts = (try? FileManager.default.contentsOfDirectory(atPath: scratch + "/checkouts")) ?? []
+        #expect(checkouts.isEmpty, "the build of \(folder) checked out \(checkouts)")
         return scratch + "/release/lib\(product).so"
     }
 

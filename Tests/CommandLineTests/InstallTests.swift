@@ -9,8 +9,7 @@ struct InstallTests {
     @Test("with the release binary, the session library and a man page generator current, nothing is built; --no-man leaves the man pages out")
     func reusesBuiltProducts() throws {
         // tools/test builds these before the tests (a build cannot run while `swift test` holds .build).
-        try #require(try Repository.releaseProductsAreCurrent(),
-                     "the release binary, the session library or the man page generator is missing or older than the sources: run tools/test, which builds them first")
+        try #require(try Repository.releaseProductsAreCurrent(), "\(Repository.staleReleaseProducts)")
         let directory = try makeTemporaryDirectory("install")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // A `swift` that fails: any build tools/install tries fails the install.

@@ -122,13 +122,7 @@ extension ReadmeExampleTests {
         try #require(steps.count == 3, "expected three shell blocks (install, scaffold, build and test), found \(steps.count)")
         // tools/install builds only a stale binary, and a build cannot run while `swift test` holds
         // the build folder: tools/test builds the release binary before the tests.
-        let stale = Process()
-        stale.executableURL = URL(fileURLWithPath: "/bin/sh")
-        stale.arguments = ["-c", "cd \"\(Repository.root)\" && test -x .build/release/iaa && { test -x .build/release/generate-manual || test -x .build/debug/generate-manual; } && test -z \"$(find Sources Package.swift -newer .build/release/iaa -print -quit)\""]
-        try stale.run()
-        stale.waitUntilExit()
-        try #require(stale.terminationStatus == 0,
-                     "the release binary or the man page generator is missing or older than the sources: run tools/test, which builds them first")
+        try #require(try Repository.releaseProductsAreCurrent(), "\(Repository.staleReleaseProducts)")
         let directory = NSTemporaryDirectory() + "iaa-steps-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory + "/home", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: directory + "/work", withIntermediateDirectories: true)

@@ -34,8 +34,7 @@ extension JackIntegration {
             try #require(blocks.count == 2, "expected the first run's shell block and the second player's, found \(blocks.count)")
             // As in docs/plugins.md's plugin steps: tools/install builds only what is stale, and a build cannot
             // run while `swift test` holds the build folder; tools/test builds these first.
-            try #require(try Repository.releaseProductsAreCurrent(),
-                         "the release binary, the session library or the man page generator is missing or older than the sources: run tools/test, which builds them first")
+            try #require(try Repository.releaseProductsAreCurrent(), "\(Repository.staleReleaseProducts)")
             for command in ["mpv", "espeak-ng", "jack_rec", "sox", "cc", "pkg-config"] {
                 try #require(try runCommand("/bin/sh", ["-c", "command -v \(command)"]).status == 0, "\(command) is not installed (tools/test installs it)")
             }

@@ -66,8 +66,8 @@ struct PluginCommandTests {
     }
 
     /// The C scaffold builds against the SDK of the checkout the debug binary lives in (`iaa
-    /// plugin sdk` finds it); the Swift one against the SDK as tools/install lays it out, which is what a user
-    /// builds with, and which resolves none of the checkout's own dependencies.
+    /// plugin sdk` finds it); the Swift one against the SDK as tools/install lays it out, which
+    /// is what a user builds with.
     @Test("a scaffolded plugin builds and passes its own test script: C against the checkout's SDK/, Swift against the installed SDK",
           arguments: ["c", "swift"])
     func scaffold(_ language: String) throws {
@@ -77,8 +77,7 @@ struct PluginCommandTests {
         var environment = ["IAA_BIN": binary, "TMPDIR": directory]
         if language == "swift" {
             // tools/test builds the release products first (a build cannot run while `swift test` holds .build).
-            try #require(try Repository.releaseProductsAreCurrent(),
-                         "the release binary, the session library or the man page generator is missing or older than the sources: run tools/test, which builds them first")
+            try #require(try Repository.releaseProductsAreCurrent(), "\(Repository.staleReleaseProducts)")
             let install = try runCommand(Repository.path("tools/install"), ["--prefix", directory + "/prefix", "--no-man"])
             try #require(install.status == 0, "\(install.output)")
             environment["IAA_SDK"] = directory + "/prefix/share/iaa/sdk"

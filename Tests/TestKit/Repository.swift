@@ -46,6 +46,9 @@ public enum Repository {
         environment("IAA_RELEASE_BIN") ?? path(".build/release/iaa")
     }
 
+    /// What a test that needs them says when `releaseProductsAreCurrent()` is false.
+    public static let staleReleaseProducts = "the release binary, the session library or the man page generator is missing or older than the sources: run tools/test, which builds them first"
+
     /// Whether the release `iaa`, the session library and a man page generator are built and no
     /// older than the sources: tests that run tools/install need them, and cannot build them while
     /// `swift test` holds the build folder (tools/test builds them first).

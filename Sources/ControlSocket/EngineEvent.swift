@@ -12,6 +12,10 @@ public enum EngineEvent: Sendable, Equatable {
     /// An isolated app's child faulted (or could not be set up): the app is silent until it
     /// restarts in `restartIn` seconds, or until `enable` when that is nil.
     case isolatedFault(app: String, fault: String, signal: String?, reason: String, restartIn: Double?)
+    /// An isolated app's child left `cycles` cycles unanswered since the last such line (kept off
+    /// its CPU, or slower than its share of the period): the app was silent in them.
+    /// `lateCycles` is the count in all, as in `status`.
+    case isolatedLate(app: String, cycles: Int, lateCycles: Int)
     /// A node the engine muted or bypassed for a fault (`nonFinite`, `deadline`).
     case faultHandled(app: String, action: FaultAction, fault: String, reason: String)
     /// The audio thread has not finished a cycle for a while; `app` is the node it is stuck in.
@@ -34,7 +38,7 @@ public enum EngineEvent: Sendable, Equatable {
         switch self {
         case .session(let message, _): message.app
         case .program(let event): event.app
-        case .isolatedStarted(let app, _, _), .isolatedFault(let app, _, _, _, _), .faultHandled(let app, _, _, _),
+        case .isolatedStarted(let app, _, _), .isolatedFault(let app, _, _, _, _), .isolatedLate(let app, _, _), .faultHandled(let app, _, _, _),
              .linkState(let app, _, _, _), .remoteControl(let app, _): app
         case .audioStalled(let app, _): app
         case .audioResumed, .satellite: nil
@@ -47,6 +51,7 @@ public enum EngineEvent: Sendable, Equatable {
         case .program(let event): event.name.rawValue
         case .isolatedStarted: "isolatedStarted"
         case .isolatedFault: "isolatedFault"
+        case .isolatedLate: "isolatedLate"
         case .faultHandled(_, let action, _, _): action.rawValue
         case .audioStalled: "audioStalled"
         case .audioResumed: "audioResumed"
@@ -69,6 +74,8 @@ public enum EngineEvent: Sendable, Equatable {
         case .isolatedFault(_, let fault, let signal, let reason, let restartIn):
             return .object(head + [("fault", .string(fault)), ("signal", .init(signal)), ("reason", .string(reason)),
                                    ("restartIn", .init(restartIn))])
+        case .isolatedLate(_, let cycles, let lateCycles):
+            return .object(head + [("cycles", .init(cycles)), ("lateCycles", .init(lateCycles))])
         case .faultHandled(_, _, let fault, let reason):
             return .object(head + [("fault", .string(fault)), ("reason", .string(reason))])
         case .audioStalled(_, let reason):
@@ -106,6 +113,9 @@ public enum EngineEvent: Sendable, Equatable {
             guard let app, let fault = json["fault"]?.stringValue, let reason else { return nil }
             self = .isolatedFault(app: app, fault: fault, signal: json["signal"]?.stringValue, reason: reason,
                                   restartIn: json["restartIn"]?.doubleValue)
+        case "isolatedLate":
+            guard let app, let cycles = json["cycles"]?.intValue, let lateCycles = json["lateCycles"]?.intValue else { return nil }
+            self = .isolatedLate(app: app, cycles: cycles, lateCycles: lateCycles)
         case "audioStalled":
             guard let reason else { return nil }
             self = .audioStalled(app: app, reason: reason)

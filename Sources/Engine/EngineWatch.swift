@@ -54,6 +54,15 @@ final class EngineWatch: @unchecked Sendable {
                                                   cycle: Int(backend.cycleCount))), at: time)
     }
 
+    /// One `isolatedLate` line per tick in which the child of an isolated app left cycles
+    /// unanswered: the app was silent in them, which neither a fault nor an xrun tells.
+    func announceLateCycles(_ slot: NodeSlot, at time: Double) {
+        guard let node = slot.anyNode as? IsolatedNode else { return }
+        let total = node.lateCycles
+        guard let new = health.newLateCycles(slot.appID, total: total) else { return }
+        host.publisher.announce(.event(.isolatedLate(app: slot.appID, cycles: Int(new), lateCycles: Int(total))), at: time)
+    }
+
     /// How a faulted slot is handled and why, in the words of events and `status`.
     func describeFault(_ slot: NodeSlot) -> (kind: String, action: EngineEvent.FaultAction, reason: String) {
         switch slot.fault {

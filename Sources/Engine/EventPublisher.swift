@@ -38,7 +38,7 @@ final class EventPublisher {
         switch event {
         case .session, .program, .linkState, .satellite:
             StandardError.write("iaa: event: \(event.json.text)")
-        case .isolatedStarted, .isolatedFault, .faultHandled, .audioStalled, .audioResumed, .remoteControl:
+        case .isolatedStarted, .isolatedFault, .isolatedLate, .faultHandled, .audioStalled, .audioResumed, .remoteControl:
             break
         }
     }

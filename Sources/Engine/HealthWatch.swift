@@ -1,6 +1,7 @@
 /// What the engine has told about its health, and so what is new to tell: xruns since the last
 /// look (JACK's, those iaa caused, those the system caused by preempting it), the audio thread
-/// getting stuck in a cycle or running again, an app muted or bypassed for a fault. It decides;
+/// getting stuck in a cycle or running again, an app muted or bypassed for a fault, the cycles
+/// an isolated app's child left unanswered. It decides;
 /// the core reads the backend's counters into it on every tick and publishes what it returns.
 struct HealthWatch {
     /// Xrun counters: every xrun JACK reported, the cycles iaa overran, those only the clock saw.
@@ -19,6 +20,8 @@ struct HealthWatch {
     private(set) var announced = Xruns()
     private(set) var stalled = false
     private(set) var faulted: Set<String> = []
+    /// Each isolated app's late cycles as last told.
+    private(set) var lateCycles: [String: UInt64] = [:]
 
     /// The xruns since the last call, or nil when there are none. A counter lower than before
     /// means a new backend (after a server restart), which counts from zero: nothing is told
@@ -40,6 +43,15 @@ struct HealthWatch {
     /// Whether app `id`'s fault is new (to be told once); false once it was.
     mutating func newFault(_ id: String) -> Bool {
         faulted.insert(id).inserted
+    }
+
+    /// The cycles app `id`'s child left unanswered since the last call, or nil when none; `total`
+    /// is its node's count now. A count lower than before is a new node (a new plan, a reload),
+    /// which counts from zero.
+    mutating func newLateCycles(_ id: String, total: UInt64) -> UInt64? {
+        let told = lateCycles.updateValue(total, forKey: id) ?? 0
+        let new = total >= told ? total - told : total
+        return new > 0 ? new : nil
     }
 
     /// App `id` was re-enabled: its next fault is told again.

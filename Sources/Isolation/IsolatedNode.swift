@@ -131,10 +131,15 @@ public final class IsolatedNode: PhasedNode {
         iaa_isolation_store(segment.reset, iaa_isolation_load(segment.reset) &+ 1)
     }
 
+    /// The cycles the child left unanswered in time (silent ones), since this node was made.
+    public var lateCycles: UInt64 {
+        cells.pointee.lateCycles.load(ordering: .relaxed)
+    }
+
     /// What `iaa status` shows for this app's child.
     public var status: IsolationStatus {
         var status = supervisor?.status ?? IsolationStatus(state: .off, pid: nil, restarts: 0, fault: nil, restrictions: 0, note: "not started")
-        status.lateCycles = cells.pointee.lateCycles.load(ordering: .relaxed)
+        status.lateCycles = lateCycles
         return status
     }
 

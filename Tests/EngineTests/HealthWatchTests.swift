@@ -2,7 +2,7 @@
 import Testing
 
 /// What the engine tells of its health: each xrun once, a stall's start and end once each, a
-/// fault once until the app is enabled again.
+/// fault once until the app is enabled again, an isolated app's late cycles once each.
 @Suite("HealthWatch")
 struct HealthWatchTests {
     typealias Xruns = HealthWatch.Xruns
@@ -57,5 +57,19 @@ struct HealthWatchTests {
         watch.cleared("slow")
         let result15 = watch.newFault("slow")
         #expect(result15)
+    }
+
+    @Test("an isolated app's late cycles are told as the difference since the last look, each app on its own; a new node's count is told from zero")
+    func lateCyclesOnce() {
+        var watch = HealthWatch()
+        #expect(watch.newLateCycles("verb", total: 0) == nil)
+        #expect(watch.newLateCycles("verb", total: 3) == 3)
+        #expect(watch.newLateCycles("verb", total: 3) == nil)
+        #expect(watch.newLateCycles("synth", total: 2) == 2)
+        #expect(watch.newLateCycles("verb", total: 7) == 4)
+        // A reload made a new node for verb: its 2 late cycles are new ones.
+        #expect(watch.newLateCycles("verb", total: 2) == 2)
+        #expect(watch.newLateCycles("verb", total: 2) == nil)
+        #expect(watch.newLateCycles("verb", total: 0) == nil)
     }
 }

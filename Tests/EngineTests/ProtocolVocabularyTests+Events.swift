@@ -22,6 +22,7 @@ extension ProtocolVocabularyTests {
         .program(.removed(app: "mpv-01", reason: "its program exited")),
         .isolatedStarted(app: "verb", pid: 44, restart: 1),
         .isolatedFault(app: "verb", fault: "crashed", signal: "SIGSEGV", reason: "it crashed", restartIn: 0.5),
+        .isolatedLate(app: "verb", cycles: 12, lateCycles: 40),
         .faultHandled(app: "gain", action: .bypassed, fault: "deadline", reason: "too slow"),
         .faultHandled(app: "gain", action: .muted, fault: "nonFinite", reason: "NaN"),
         .audioStalled(app: "loop", reason: "stuck"),

@@ -315,6 +315,20 @@ extension JackIntegration {
             #expect(after?["state"]?.stringValue == "running" && after?["restarts"]?.intValue == 0,
                     "a child kept off its CPU was taken for hung: \(String(describing: after))\n\(running.engine.stderr)")
             #expect(!events.all.contains { $0.contains("\"isolatedFault\"") && $0.contains("\"app\":\"good\"") }, "\(events.all)")
+            // The silent cycles are told: isolatedLate lines, each adding its cycles to the count.
+            func told() -> [(cycles: Int, lateCycles: Int)] {
+                events.all.compactMap { line in
+                    guard let data = line.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                          let event = object["event"] as? [String: Any], event["name"] as? String == "isolatedLate", event["app"] as? String == "good",
+                          let cycles = event["cycles"] as? Int, let total = event["lateCycles"] as? Int else { return nil }
+                    return (cycles, total)
+                }
+            }
+            let seen = after?["lateCycles"]?.intValue ?? 0
+            #expect(waitUntil(seconds: 2) { (told().last?.lateCycles ?? 0) >= seen }, "isolatedLate lines: \(told()), status \(seen)")
+            let lines = told()
+            #expect(lines.allSatisfy { $0.cycles > 0 } && zip(lines, lines.dropFirst()).allSatisfy { $1.lateCycles == $0.lateCycles + $1.cycles },
+                    "each isolatedLate line adds its cycles to the last: \(lines)")
             let take = running.directory.appendingPathComponent("starved.wav").path
             _ = try runCommand("jack_rec", ["-f", take, "-d", "1", "t-isolation-starved:good.out"])
             #expect(SignalAnalysis.peak(try SoundFileReader(path: take).readAll()[0]) > 0.45, "the good app is silent after the starvation")

@@ -1,3 +1,4 @@
+import Isolation
 import RenderCore
 #if canImport(Glibc)
 import Glibc
@@ -52,6 +53,17 @@ struct CodeSwap {
     func fadeIn(managed: (String) -> Bool) {
         for swap in swaps where !managed(swap.app) {
             swap.new.setPolicyGain(swap.gain)
+        }
+    }
+
+    /// Once the new plan is installed: an isolated app's new node counts its late cycles on from
+    /// the old one's, so the app's count (`status`, `isolatedLate` lines) keeps those the old
+    /// child left silent up to the swap, the fade's included. (A cycle the old node renders after
+    /// this is at gain 0, silent either way.)
+    func continueCounts() {
+        for swap in swaps {
+            guard let new = swap.new.anyNode as? IsolatedNode, let old = swap.old.anyNode as? IsolatedNode else { continue }
+            new.continueLateCycles(from: old)
         }
     }
 

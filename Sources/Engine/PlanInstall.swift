@@ -62,6 +62,7 @@ struct PlanInstall {
             swap.restore()
             throw error
         }
+        swap.continueCounts()
         swap.fadeIn { [bound] id in
             bound.policy.state(of: id) != nil || graph.appIndex(id).map { graph.apps[$0].role == .node } == true
         }

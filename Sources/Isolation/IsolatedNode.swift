@@ -131,9 +131,16 @@ public final class IsolatedNode: PhasedNode {
         iaa_isolation_store(segment.reset, iaa_isolation_load(segment.reset) &+ 1)
     }
 
-    /// The cycles the child left unanswered in time (silent ones), since this node was made.
+    /// The cycles the child left unanswered in time (silent ones), since this node was made, or
+    /// since the node it took over from (``continueLateCycles(from:)``) was.
     public var lateCycles: UInt64 {
         cells.pointee.lateCycles.load(ordering: .relaxed)
+    }
+
+    /// Counts on from `old`, the node of the same app this one replaced, so that the app's count
+    /// holds the cycles `old` left silent up to the swap. Control side, once this node's plan is in.
+    public func continueLateCycles(from old: IsolatedNode) {
+        cells.pointee.lateCycles.add(old.lateCycles, ordering: .relaxed)
     }
 
     /// What `iaa status` shows for this app's child.

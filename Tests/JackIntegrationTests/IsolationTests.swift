@@ -295,20 +295,9 @@ extension JackIntegration {
                 try running.client.call("status", params: [:]).get()["apps"]?.arrayValue?.first { $0["id"]?.stringValue == "good" }?["isolation"]
             }
             let child = try #require(try isolation()?["pid"]?.intValue)
-            // The child's real-time priority and CPU (the audio thread's): a busy thread of the same
-            // priority there holds it off the CPU (first in, first out) while the audio thread, above
-            // both, goes on asking it for cycles, as other engines' real-time threads do on a busy machine.
-            let stat = try String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8)
-            let fields = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ")
-            let priority = try #require(Int(fields[37])), policy = try #require(Int(fields[38]))
-            try #require(policy == 1 && priority > 0, "the child is not SCHED_FIFO (policy \(policy), priority \(priority))")
-            let affinity = try runCommand("taskset", ["-cp", "\(child)"]).stdout
-            let cpu = try #require(affinity.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines))
             let events = followEvents(socket: running.socket, limit: 200, timeout: .seconds(6))
             let late = try isolation()?["lateCycles"]?.intValue ?? 0
-            let hog = try runCommand("chrt", ["-f", "\(priority)", "taskset", "-c", cpu, "/usr/bin/python3", "-c",
-                                              "import time\nend = time.monotonic() + 0.6\nwhile time.monotonic() < end: pass"])
-            #expect(hog.status == 0, "\(hog.stderr)")
+            try Starvation.holdOff(child: child, seconds: 0.6)
             usleep(300_000)
             let after = try isolation()
             #expect((after?["lateCycles"]?.intValue ?? 0) > late, "the child was not kept off its CPU: \(String(describing: after))")

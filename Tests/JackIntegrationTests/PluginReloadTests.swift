@@ -146,6 +146,27 @@ extension JackIntegration {
             }, "dc.out at \(heard) after the apply, not 0.375")
         }
 
+        @Test("after a reload, the app's late cycles count on from the old child's: the silent cycles before the swap stay counted")
+        func lateCyclesAcrossReload() throws {
+            let (folder, graph) = try stage()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let running = try Running(graph: graph, client: "t-rll")
+            defer { running.stop() }
+            func isolation() throws -> ControlJSON? {
+                try running.result("status")["apps"]?.arrayValue?.first { $0["id"]?.stringValue == "dc" }?["isolation"]
+            }
+            let child = try #require(try isolation()?["pid"]?.intValue)
+            try Starvation.holdOff(child: child, seconds: 0.3)
+            let late = try #require(try isolation()?["lateCycles"]?.intValue)
+            try #require(late > 0, "the child was not kept off its CPU")
+            try build(in: folder, level: 0.5)
+            let reload = try iaa(["reload", "dc"], running)
+            #expect(reload.status == 0, "\(reload.stderr)")
+            let after = try isolation()
+            #expect(after?["pid"]?.intValue != child, "the reload started no new child: \(String(describing: after))")
+            #expect((after?["lateCycles"]?.intValue ?? 0) >= late, "\(late) late cycles before the reload, \(String(describing: after)) after")
+        }
+
         @Test("a rebuild that changes the parameters is refused by reload, and the old build keeps running")
         func changedParameters() throws {
             let (folder, graph) = try stage()

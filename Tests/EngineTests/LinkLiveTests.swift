@@ -73,9 +73,9 @@ struct LinkLiveTests {
         #expect(live.events("programRefused").isEmpty)
         receive.report(.started(pid: 901))
         live.settle()
-        live.core.queue.sync { live.core.tick() }
-        let clients = try live.app("fromHead")?["program"]?["clients"]?.arrayValue ?? []
-        #expect(clients.first?["pid"]?.intValue == 901)
+        // The client waiting for its bridge to be known is looked at again on a tick.
+        #expect(try live.tick { try live.app("fromHead")?["program"]?["clients"]?.arrayValue?.first?["pid"]?.intValue == 901 },
+                "the bridge's client was not bound: \(String(describing: (try? live.app("fromHead"))??["program"]))")
         #expect(live.backend.allConnections.contains(["fromHead-link:out_2", "rear:fromHead.play_2"]))
         // Another process under the bridge's name is refused.
         live.backend.removeClient("fromHead-link")

@@ -44,6 +44,20 @@ final class LiveCore: @unchecked Sendable {
         for _ in 0..<6 { core.queue.sync {} }
     }
 
+    /// Runs the control tick ten times a second, as the engine's timer does, until `done` holds
+    /// or two seconds have passed; false then. What the tick retries only twice a second (a
+    /// program client not yet known to be its app's, a refused rule) gets its turn.
+    func tick(until done: () throws -> Bool) rethrows -> Bool {
+        let deadline = ContinuousClock.now + .seconds(2)
+        while true {
+            core.queue.sync { core.tick() }
+            settle()
+            if try done() { return true }
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(100_000)
+        }
+    }
+
     /// A request as the control socket hands it over; `pid` is the peer's.
     func reply(_ method: String, _ params: ControlJSON = [:], pid: Int32 = 1, connection: UInt64 = 1) -> ControlReply {
         defer { settle() }

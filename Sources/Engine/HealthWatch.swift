@@ -1,8 +1,8 @@
 /// What the engine has told about its health, and so what is new to tell: xruns since the last
 /// look (JACK's, those iaa caused, those the system caused by preempting it), the audio thread
 /// getting stuck in a cycle or running again, an app muted or bypassed for a fault, the cycles
-/// an isolated app's child left unanswered. It decides;
-/// the core reads the backend's counters into it on every tick and publishes what it returns.
+/// an isolated app's child left unanswered. It decides; the core reads the backend's counters
+/// into it on every tick and publishes what it returns.
 struct HealthWatch {
     /// Xrun counters: every xrun JACK reported, the cycles iaa overran, those only the clock saw.
     struct Xruns: Equatable {
@@ -46,8 +46,8 @@ struct HealthWatch {
     }
 
     /// The cycles app `id`'s child left unanswered since the last call, or nil when none; `total`
-    /// is its node's count now. A count lower than before is a new node (a new plan, a reload),
-    /// which counts from zero.
+    /// is its node's count now. A count lower than before is a new node that counts from zero (an
+    /// `apply` that changed the app; a reload's node counts on from the old one's).
     mutating func newLateCycles(_ id: String, total: UInt64) -> UInt64? {
         let told = lateCycles.updateValue(total, forKey: id) ?? 0
         let new = total >= told ? total - told : total

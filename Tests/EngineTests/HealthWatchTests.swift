@@ -67,7 +67,7 @@ struct HealthWatchTests {
         #expect(watch.newLateCycles("verb", total: 3) == nil)
         #expect(watch.newLateCycles("synth", total: 2) == 2)
         #expect(watch.newLateCycles("verb", total: 7) == 4)
-        // A reload made a new node for verb: its 2 late cycles are new ones.
+        // An apply that changed verb made a new node: its 2 late cycles are new ones.
         #expect(watch.newLateCycles("verb", total: 2) == 2)
         #expect(watch.newLateCycles("verb", total: 2) == nil)
         #expect(watch.newLateCycles("verb", total: 0) == nil)

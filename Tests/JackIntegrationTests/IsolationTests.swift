@@ -307,9 +307,8 @@ extension JackIntegration {
             // The silent cycles are told: isolatedLate lines, each adding its cycles to the count.
             func told() -> [(cycles: Int, lateCycles: Int)] {
                 events.all.compactMap { line in
-                    guard let data = line.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                          let event = object["event"] as? [String: Any], event["name"] as? String == "isolatedLate", event["app"] as? String == "good",
-                          let cycles = event["cycles"] as? Int, let total = event["lateCycles"] as? Int else { return nil }
+                    guard let json = try? ControlJSONParser.parse(line),
+                          case .event(.isolatedLate("good", let cycles, let total))? = EventsLine(json: json)?.content else { return nil }
                     return (cycles, total)
                 }
             }

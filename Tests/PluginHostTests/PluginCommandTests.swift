@@ -93,7 +93,7 @@ struct PluginCommandTests {
         #expect(test.output.contains("RMS 0.17678, expected 0.17678: ok"), "\(test.output)")
         if language == "swift" {
             // Nothing but the SDK was resolved: no checkout of another package.
-            let checkouts = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/my-fx/.build/checkouts")) ?? []
+            let checkouts = PluginTestSupport.checkedOut(scratch: directory + "/my-fx/.build")
             #expect(checkouts.isEmpty, "the plugin's build checked out \(checkouts)")
         }
     }

@@ -37,9 +37,15 @@ enum PluginTestSupport {
         }
         try #require(result.status == 0, "swift build of \(folder) failed:\n\(result.output)")
         // The examples depend on the checkout's SDK/ package, which depends on no other.
-        let checkouts = (try? FileManager.default.contentsOfDirectory(atPath: scratch + "/checkouts")) ?? []
+        let checkouts = checkedOut(scratch: scratch)
         #expect(checkouts.isEmpty, "the build of \(folder) checked out \(checkouts)")
         return scratch + "/release/lib\(product).so"
+    }
+
+    /// The packages a Swift build with scratch folder `scratch` checked out (none for a plugin,
+    /// whose SDK depends on no other package).
+    static func checkedOut(scratch: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: scratch + "/checkouts")) ?? []
     }
 
     /// Each Swift example, built at most once per run (a `static let` runs once, even when

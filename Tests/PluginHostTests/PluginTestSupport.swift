@@ -27,10 +27,11 @@ enum PluginTestSupport {
     /// same dependencies contend for SwiftPM's shared cache.
     static let swiftBuildLock = Mutex(())
 
-    /// Builds a Swift example (release) once per test run, with a scratch folder kept in the temp
-    /// folder so later runs only relink, and returns the library's path.
+    /// Builds a Swift example (release) once per test run, with a scratch folder kept under the
+    /// package's `.build` so later runs only build what changed (tools/test gives each lane a /tmp
+    /// of its own, which goes with the run), and returns the library's path.
     static func buildSwiftExample(_ folder: String, product: String) throws -> String {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("iaa-plugin-examples/\(folder)").path
+        let scratch = Repository.path(".build/plugin-examples/\(folder)")
         let result = try swiftBuildLock.withLock { _ in
             try runCommand("swift", ["build", "-c", "release", "--package-path", Repository.path("Examples/Plugins/" + folder),
                               "--scratch-path", scratch])

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestKit
 
-/// Runs the built `iaa` binary: `$IAA_BIN`, else `<package>/.build/debug/iaa`.
+/// Runs the built `iaa` binary (`Repository.binary`).
 enum IAACommand {
     /// A started `iaa`, for the streaming verbs the test has to feed while it runs.
     final class Running {
@@ -10,14 +10,14 @@ enum IAACommand {
         let directory: String
 
         init(_ arguments: [String], environment: [String: String]) throws {
-            try #require(FileManager.default.isExecutableFile(atPath: Repository.debugBinary),
-                         "no iaa binary at \(Repository.debugBinary): run `swift build` first, or set IAA_BIN")
+            try #require(FileManager.default.isExecutableFile(atPath: Repository.binary),
+                         "no iaa binary at \(Repository.binary): run `swift build` first, or set IAA_BIN")
             directory = try makeTemporaryDirectory("cli")
             // Files rather than pipes: a full pipe can never block the child while we wait for it.
             for name in ["stdout", "stderr"] {
                 try #require(FileManager.default.createFile(atPath: directory + "/" + name, contents: nil))
             }
-            process.executableURL = URL(fileURLWithPath: Repository.debugBinary)
+            process.executableURL = URL(fileURLWithPath: Repository.binary)
             process.arguments = arguments
             process.currentDirectoryURL = URL(fileURLWithPath: Repository.root)
             // NO_COLOR as the default: output compared as text must not depend on the test's terminal.

@@ -79,7 +79,7 @@ struct StreamVerbTests {
         // The table is drawn only for a terminal: script(1) gives iaa one.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qfec", "'\(Repository.debugBinary)' top --socket '\(engine.path)'", "/dev/null"]
+        process.arguments = ["-qfec", "'\(Repository.binary)' top --socket '\(engine.path)'", "/dev/null"]
         process.environment = ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "TERM": "dumb"]) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))

@@ -7,9 +7,9 @@ import TestKit
 enum IAABinary {
     /// Runs `iaa` with `arguments`; fails the test (never skips it) when the binary is missing.
     static func run(_ arguments: [String]) throws -> CommandResult {
-        try #require(FileManager.default.isExecutableFile(atPath: Repository.debugBinary),
-                     "no iaa binary at \(Repository.debugBinary): run `swift build` first, or set IAA_BIN to the binary to test")
-        return try runCommand(Repository.debugBinary, arguments, directory: Repository.root)
+        try #require(FileManager.default.isExecutableFile(atPath: Repository.binary),
+                     "no iaa binary at \(Repository.binary): run `swift build` first, or set IAA_BIN to the binary to test")
+        return try runCommand(Repository.binary, arguments, directory: Repository.root)
     }
 }
 

@@ -86,7 +86,7 @@ extension JackIntegration {
                     "the rule's connection was not made again when its program restarted")
 
             // `iaa disconnect` removes it the same way; `apply` makes it again.
-            #expect(try runCommand(Repository.debugBinary, ["disconnect", "t-hmetro:120_bpm", "g:in", "--socket", running.socket]).status == 0)
+            #expect(try runCommand(Repository.binary, ["disconnect", "t-hmetro:120_bpm", "g:in", "--socket", running.socket]).status == 0)
             #expect(try waitUntil(seconds: 3) { try ruleState(running) == "removed" })
             #expect(try !connected("t-hand:g.in", to: "t-hmetro:120_bpm"))
             let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -112,12 +112,12 @@ extension JackIntegration {
             let warnings = reply["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
             #expect(warnings.contains { $0.hasPrefix(warning) && $0.hasSuffix("the rule stays pending and is made when the port appears") },
                     "apply warnings: \(warnings)")
-            let cli = try runCommand(Repository.debugBinary, ["apply", path, "--socket", running.socket])
+            let cli = try runCommand(Repository.binary, ["apply", path, "--socket", running.socket])
             #expect(cli.stderr.contains("iaa: warning: " + warning), "iaa apply stderr:\n\(cli.stderr)")
 
             let rules = try running.result("status")["rules"]?.arrayValue ?? []
             #expect(rules.map { $0["state"]?.stringValue } == ["pending", "made"])
-            let tree = try runCommand(Repository.debugBinary, ["status", "--socket", running.socket]).stdout
+            let tree = try runCommand(Repository.binary, ["status", "--socket", running.socket]).stdout
             let lines = tree.split(separator: "\n")
             #expect(lines.contains { $0.contains("t-dmy:120_bpm -> g:in ") && $0.hasSuffix(" pending: waiting for t-dmy:120_bpm") },
                     "status:\n\(tree)")

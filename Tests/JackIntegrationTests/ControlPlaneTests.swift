@@ -18,7 +18,7 @@ extension JackIntegration {
             let directory: URL
 
             /// `graph` is relative to the package root, or absolute; `arguments` go to `iaa run`.
-            init(graph: String, client: String, arguments: [String] = [], binary: String = Repository.debugBinary) throws {
+            init(graph: String, client: String, arguments: [String] = [], binary: String = Repository.binary) throws {
                 directory = try JackHarness.temporaryDirectory()
                 // The socket's folder must be private (0700).
                 try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
@@ -266,7 +266,7 @@ extension JackIntegration {
             defer { try? FileManager.default.removeItem(at: keep) }
             let path = keep.appendingPathComponent("exported.json").path
             try file.write(toFile: path, atomically: true, encoding: .utf8)
-            let validated = try runCommand(Repository.debugBinary, ["validate", path])
+            let validated = try runCommand(Repository.binary, ["validate", path])
             #expect(validated.status == 0, "\(validated.stderr)")
             #expect(file.contains("\"cutoff\":900"))
             let portsBefore = try jackPorts().filter { $0.hasPrefix("t-exp:") }.sorted()
@@ -300,7 +300,7 @@ extension JackIntegration {
             #expect(file.contains(#""pluginState":"#) && file.contains("file://\(tone)"), "\(file)")
             let exported = directory.appendingPathComponent("exported.json").path
             try file.write(toFile: exported, atomically: true, encoding: .utf8)
-            let validated = try runCommand(Repository.debugBinary, ["validate", exported])
+            let validated = try runCommand(Repository.binary, ["validate", exported])
             #expect(validated.status == 0, "\(validated.stderr)")
         }
     }

@@ -22,7 +22,7 @@ extension JackIntegration {
                 folder = try makeTemporaryDirectory("web")
                 let out = folder + "/stdout"
                 _ = FileManager.default.createFile(atPath: out, contents: nil)
-                process.executableURL = URL(fileURLWithPath: Repository.debugBinary)
+                process.executableURL = URL(fileURLWithPath: Repository.binary)
                 process.arguments = ["web", "--socket", socket, "--listen", "127.0.0.1:0"]
                 process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
                 process.standardError = FileHandle.nullDevice

@@ -59,7 +59,7 @@ extension JackIntegration {
             let file = try running.result("dump", ["graph": true])["file"]?.stringValue ?? ""
             let path = running.directory.appendingPathComponent("now.json").path
             try file.write(toFile: path, atomically: true, encoding: .utf8)
-            let validated = try runCommand(Repository.debugBinary, ["validate", path])
+            let validated = try runCommand(Repository.binary, ["validate", path])
             #expect(validated.status == 0, "\(graph): \(validated.stderr)\n\(file)")
 
             let written = try jackRules(file)

@@ -13,7 +13,7 @@ final class EngineProcess {
     /// metadata and connections are in place by then) and JACK lists its ports.
     /// Each engine keeps its state in a folder of its own (deleted with it), unless `environment`
     /// names one (`XDG_STATE_HOME`) or `arguments` do (`--state-folder`): no test resumes another's.
-    init(graph: String, client: String, binary: String = Repository.debugBinary,
+    init(graph: String, client: String, binary: String = Repository.binary,
          environment: [String: String] = [:], arguments: [String] = []) throws {
         self.client = client
         stderrFile = FileManager.default.temporaryDirectory.appendingPathComponent("iaa-\(client)-\(UUID().uuidString).log")

@@ -29,7 +29,7 @@ extension JackIntegration {
             defer { try? FileManager.default.removeItem(at: directory) }
             let grants = directory.appendingPathComponent("grants.json").path
             try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: grants)
-            let run = try runCommand(Repository.debugBinary, ["run", directory.appendingPathComponent("graph.json").path,
+            let run = try runCommand(Repository.binary, ["run", directory.appendingPathComponent("graph.json").path,
                                                                 "-n", "t-grants-bad", "--grants", grants])
             #expect(run.status == 1)
             #expect(run.stderr.contains("\(grants): error[insecureGrants]: the grants file has mode 0666"), "\(run.stderr)")

@@ -43,14 +43,14 @@ extension JackIntegration {
                 let graph = folder + "/\(id).json"
                 try HostilePlugin.graph(id).write(toFile: graph, atomically: true, encoding: .utf8)
                 let out = folder + "/\(id).wav"
-                let result = try runCommand(Repository.debugBinary, ["render", graph, "-o", out, "-d", "0.5"])
+                let result = try runCommand(Repository.binary, ["render", graph, "-o", out, "-d", "0.5"])
                 let take = (try? SoundFileReader(path: out).readAll()) ?? []
                 return (result, result.stderr.split(separator: "\n").map(String.init), take)
             }
 
             /// `iaa ARGUMENTS…` and its stderr's lines.
             func iaa(_ arguments: [String]) throws -> (result: CommandResult, lines: [String]) {
-                let result = try runCommand(Repository.debugBinary, arguments)
+                let result = try runCommand(Repository.binary, arguments)
                 return (result, result.stderr.split(separator: "\n").map(String.init))
             }
 

@@ -42,8 +42,8 @@ extension JackIntegration {
             let with = try Self.write(MisbehavingPlugin.graph(bad: plugin, mode: mode), "with.json", in: directory)
             let expected = directory.appendingPathComponent("without.wav").path
             let rendered = directory.appendingPathComponent("with.wav").path
-            #expect(try runCommand(Repository.debugBinary, ["render", without, "-o", expected, "-d", "0.5"]).status == 0)
-            let result = try runCommand(Repository.debugBinary, ["render", with, "-o", rendered, "-d", "0.5"])
+            #expect(try runCommand(Repository.binary, ["render", without, "-o", expected, "-d", "0.5"]).status == 0)
+            let result = try runCommand(Repository.binary, ["render", with, "-o", rendered, "-d", "0.5"])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stderr.contains("app \"bad\" is silent"), "no fault reported:\n\(result.stderr)")
             let want = try SoundFileReader(path: expected).readAll()
@@ -62,7 +62,7 @@ extension JackIntegration {
             var takes: [[[Float]]] = []
             for isolation in ["none", "process"] {
                 let out = directory.appendingPathComponent("\(isolation).wav").path
-                let result = try runCommand(Repository.debugBinary, ["render", graph, "-o", out, "-d", "0.5", "--isolation", isolation])
+                let result = try runCommand(Repository.binary, ["render", graph, "-o", out, "-d", "0.5", "--isolation", isolation])
                 #expect(result.status == 0, "\(result.stderr)")
                 takes.append(try SoundFileReader(path: out).readAll())
             }
@@ -86,7 +86,7 @@ extension JackIntegration {
             var takes: [[[Float]]] = []
             for isolation in ["none", "process"] {
                 let out = directory.appendingPathComponent("\(isolation).wav").path
-                let result = try runCommand(Repository.debugBinary, arguments + ["-o", out, "--isolation", isolation])
+                let result = try runCommand(Repository.binary, arguments + ["-o", out, "--isolation", isolation])
                 #expect(result.status == 0, "\(result.stderr)")
                 #expect(!result.stderr.contains("is silent"), "\(result.stderr)")
                 takes.append(try SoundFileReader(path: out).readAll())
@@ -247,7 +247,7 @@ extension JackIntegration {
             let off = try running.bad()
             #expect(off?["muted"]?.boolValue == true)
             // The text status says so too, in place of the app's state, with the way back.
-            let tree = try runCommand(Repository.debugBinary, ["status", "--socket", running.socket]).stdout
+            let tree = try runCommand(Repository.binary, ["status", "--socket", running.socket]).stdout
             let row = tree.split(separator: "\n").first { $0.contains(" bad ") } ?? ""
             #expect(row.contains("off (crashed)") && row.contains("SIGSEGV") && row.contains("iaa enable bad") && !row.contains("active"),
                     "\(tree)")
@@ -256,7 +256,7 @@ extension JackIntegration {
             #expect(try running.bad()?["isolation"]?["state"]?.stringValue == "off", "it restarted by itself")
             #expect(IsolationTests.children(of: running.directory).isEmpty)
             try running.setMode(0)
-            let enabled = try runCommand(Repository.debugBinary, ["enable", "bad", "--socket", running.socket])
+            let enabled = try runCommand(Repository.binary, ["enable", "bad", "--socket", running.socket])
             #expect(enabled.stdout.contains("enabled bad"), "\(enabled.stdout)\(enabled.stderr)")
             #expect(waitUntil(seconds: 3) { (try? running.bad()?["isolation"]?["state"]?.stringValue) == "running" })
             #expect(try running.bad()?["muted"]?.boolValue == false)
@@ -280,7 +280,7 @@ extension JackIntegration {
             let status = try running.client.call("status", params: [:]).get()
             let bad = status["apps"]?.arrayValue?.first { $0["id"]?.stringValue == "bad" }
             #expect(bad?["fault"]?["kind"]?.stringValue == "hang" && bad?["fault"]?["action"]?.stringValue == "stalled")
-            let tree = try runCommand(Repository.debugBinary, ["status", "--socket", running.socket]).stdout
+            let tree = try runCommand(Repository.binary, ["status", "--socket", running.socket]).stdout
             #expect(tree.contains("STALLED") && tree.contains("app \"bad\"'s process call has not returned") && tree.contains("isolation"),
                     "\(tree)")
             #expect(waitUntil(seconds: 3) { events.all.contains { $0.contains("\"audioStalled\"") && $0.contains("\"app\":\"bad\"") } },

@@ -87,7 +87,7 @@ extension JackIntegration {
         func exactClientName() throws {
             let first = try EngineProcess(graph: Repository.path("graphs/demo.json"), client: "t-same")
             defer { first.stop() }
-            let second = try runCommand(Repository.debugBinary, ["run", Repository.path("graphs/demo.json"), "-n", "t-same"])
+            let second = try runCommand(Repository.binary, ["run", Repository.path("graphs/demo.json"), "-n", "t-same"])
             #expect(second.status == 2)
             #expect(second.stderr.contains("already in use"))
             #expect(try jackPorts().filter { $0.hasPrefix("t-same-") }.isEmpty)
@@ -95,7 +95,7 @@ extension JackIntegration {
 
         @Test("an invalid graph is refused with exit code 1 before anything is registered")
         func invalidGraphRegistersNothing() throws {
-            let result = try runCommand(Repository.debugBinary, ["run", Repository.path("Tests/Fixtures/graphs/invalid/unknown-port.json"), "-n", "t-bad"])
+            let result = try runCommand(Repository.binary, ["run", Repository.path("Tests/Fixtures/graphs/invalid/unknown-port.json"), "-n", "t-bad"])
             #expect(result.status == 1)
             #expect(result.stderr.contains("error[unknownPort]"))
             #expect(try jackPorts().filter { $0.hasPrefix("t-bad:") }.isEmpty)

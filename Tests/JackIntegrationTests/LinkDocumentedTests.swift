@@ -21,7 +21,7 @@ extension JackIntegration {
                                                         attributes: [.posixPermissions: 0o700])
             }
             try FileManager.default.createSymbolicLink(atPath: work + "/graphs", withDestinationPath: Repository.path("graphs"))
-            let binaries = URL(fileURLWithPath: Repository.debugBinary).deletingLastPathComponent().path
+            let binaries = URL(fileURLWithPath: Repository.binary).deletingLastPathComponent().path
             let steps = try DocumentedSteps(directory: directory, markName: "IAA_LINK_DOC", prologue: """
                 export XDG_RUNTIME_DIR="\(directory)/run" XDG_STATE_HOME="\(directory)/state"
                 export PATH="\(binaries):$PATH"

@@ -22,7 +22,7 @@ extension JackIntegration {
             try demo.write(to: instance.appendingPathComponent("graph.json"), atomically: true, encoding: .utf8)
 
             let result = try runCommand("/usr/bin/python3", [Repository.path("Tests/Fixtures/nsm/session_server.py"),
-                                                            Repository.debugBinary, folder.path, "nTEST"])
+                                                            Repository.binary, folder.path, "nTEST"])
             let log = (try? String(contentsOf: folder.appendingPathComponent("iaa.log"), encoding: .utf8)) ?? ""
             #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)\niaa said:\n\(log)")
             #expect(result.stdout.contains("announce /nsm/server/announce iaa"), "\(result.stdout)")

@@ -51,7 +51,7 @@ extension JackIntegration {
                     "PipeWire did not create its socket")
             let socket = runtime.appendingPathComponent("engine.sock").path
             // pw-jack execs the program, so the process is the engine itself.
-            let engine = try start(["/usr/bin/pw-jack", Repository.debugBinary, "run", Repository.path("graphs/demo.json"),
+            let engine = try start(["/usr/bin/pw-jack", Repository.binary, "run", Repository.path("graphs/demo.json"),
                                     "-n", "t-pw", "--socket", socket], log: "engine.log")
             defer { stop(engine) }
             let engineLog = { (try? String(contentsOf: runtime.appendingPathComponent("engine.log"), encoding: .utf8)) ?? "" }

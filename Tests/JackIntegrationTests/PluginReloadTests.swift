@@ -63,7 +63,7 @@ extension JackIntegration {
         }
 
         func iaa(_ arguments: [String], _ running: Running) throws -> CommandResult {
-            try runCommand(Repository.debugBinary, arguments + ["--socket", running.socket])
+            try runCommand(Repository.binary, arguments + ["--socket", running.socket])
         }
 
         /// The private copies the engine loads are unlinked once mapped: none may stay behind.

@@ -27,7 +27,7 @@ extension JackIntegration {
                 try FileManager.default.createDirectory(atPath: directory + "/" + folder, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
             }
-            try FileManager.default.createSymbolicLink(atPath: directory + "/bin/iaa", withDestinationPath: Repository.debugBinary)
+            try FileManager.default.createSymbolicLink(atPath: directory + "/bin/iaa", withDestinationPath: Repository.binary)
             try FileManager.default.createSymbolicLink(atPath: directory + "/work/graphs", withDestinationPath: Repository.path("graphs"))
 
             let tour = try DocumentedSteps(directory: directory, markName: "IAA_TOUR", prologue: """

@@ -16,7 +16,7 @@ extension JackIntegration {
               .enabled(if: defaultServerIsDown, "a default JACK server is already running here"))
         func startsDummyServer() throws {
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: Repository.debugBinary)
+            process.executableURL = URL(fileURLWithPath: Repository.binary)
             process.arguments = ["run", Repository.path("graphs/demo.json"), "-n", "t-auto"]
             let state = try JackHarness.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: state) }

@@ -21,7 +21,7 @@ extension JackIntegration {
             try FileManager.default.createDirectory(at: home.appendingPathComponent(".local/bin"), withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: config.appendingPathComponent("iaa"), withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: home.appendingPathComponent(".local/bin/iaa").path,
-                                                       withDestinationPath: Repository.debugBinary)
+                                                       withDestinationPath: Repository.binary)
             // demo.json without its jack.client, so that the configuration file names the client.
             let demo = try String(contentsOfFile: Repository.path("graphs/demo.json"), encoding: .utf8)
                 .replacingOccurrences(of: #""client": "iaa","#, with: "")

@@ -131,18 +131,18 @@ struct FormatPluginTests {
 
     @Test("iaa plugins lists installed LV2 and LADSPA plugins (--json too) and shows one in full")
     func listing() throws {
-        let lv2 = try runCommand(Repository.debugBinary, ["plugins", "--lv2"])
+        let lv2 = try runCommand(Repository.binary, ["plugins", "--lv2"])
         #expect(lv2.status == 0)
         #expect(lv2.output.contains("lv2:http://drobilla.net/plugins/mda/Piano") && lv2.output.contains("(Instrument Plugin)"), "\(lv2.output)")
-        let ladspa = try runCommand(Repository.debugBinary, ["plugins", "--ladspa", "--json"])
+        let ladspa = try runCommand(Repository.binary, ["plugins", "--ladspa", "--json"])
         let document = try JSONSerialization.jsonObject(with: Data(ladspa.output.utf8)) as? [String: [[String: String]]]
         let plugins = try #require(document?["plugins"])
         #expect(plugins.contains { $0["plugin"] == "ladspa:delay/delay_5s" && $0["name"] == "Simple Delay Line" })
-        let shown = try runCommand(Repository.debugBinary, ["plugins", "lv2:http://plugin.org.uk/swh-plugins/amp"])
+        let shown = try runCommand(Repository.binary, ["plugins", "lv2:http://plugin.org.uk/swh-plugins/amp"])
         #expect(shown.status == 0)
         #expect(shown.output.contains("ports: input (audio in), output (audio out)"), "\(shown.output)")
         #expect(shown.output.contains("param gain: -70…70 decibels, default 0"), "\(shown.output)")
-        let misspelt = try runCommand(Repository.debugBinary, ["plugins", "ladspa:lpff"])
+        let misspelt = try runCommand(Repository.binary, ["plugins", "ladspa:lpff"])
         #expect(misspelt.status == 1)
         #expect(misspelt.output.contains("hint: did you mean \"ladspa:lpf\"?"), "\(misspelt.output)")
     }
@@ -160,7 +160,7 @@ struct FormatPluginTests {
                 lv2:requiredFeature <urn:iaa:test:no-such-feature> ;
                 lv2:port [ a lv2:AudioPort , lv2:OutputPort ; lv2:index 0 ; lv2:symbol "out" ; lv2:name "Out" ] .
             """.write(toFile: bundle + "/manifest.ttl", atomically: true, encoding: .utf8)
-        let result = try runCommand(Repository.debugBinary, ["plugins", "lv2:urn:iaa:test:needy"],
+        let result = try runCommand(Repository.binary, ["plugins", "lv2:urn:iaa:test:needy"],
                                                environment: ["LV2_PATH": directory])
         #expect(result.status == 1)
         #expect(result.output.contains("error[invalidDescriptor]: LV2 plugin <urn:iaa:test:needy> requires the feature <urn:iaa:test:no-such-feature>, which iaa does not provide"), "\(result.output)")

@@ -6,7 +6,7 @@ import TestKit
 @Suite("iaa plugins and iaa plugin new", .serialized)
 struct PluginCommandTests {
     func requireBinary() throws -> String {
-        let binary = Repository.debugBinary
+        let binary = Repository.binary
         try #require(FileManager.default.isExecutableFile(atPath: binary),
                      "no iaa binary at \(binary): run `swift build` first, or set IAA_BIN")
         return binary

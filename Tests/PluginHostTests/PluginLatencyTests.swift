@@ -35,7 +35,7 @@ struct PluginLatencyTests {
                        arguments: [String] = []) throws -> [[Float]] {
         let output = URL(fileURLWithPath: graph).deletingLastPathComponent().path + "/render-\(UUID().uuidString).wav"
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let result = try runCommand(Repository.debugBinary, ["render", graph, "-o", output, "-d", seconds]
+        let result = try runCommand(Repository.binary, ["render", graph, "-o", output, "-d", seconds]
                                     + ports.flatMap { ["--port", $0] } + arguments)
         try #require(result.status == 0, "iaa render failed:\n\(result.output)")
         let channels = try readFloatWAV(output)

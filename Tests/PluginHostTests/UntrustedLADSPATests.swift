@@ -43,24 +43,24 @@ struct UntrustedLADSPATests {
         let environment = ["LADSPA_PATH": folder, "MARKER": marker]
 
         // By label: iaa cannot know the library holds it without reading it, and says which it did not read.
-        let validated = try runCommand(Repository.debugBinary, ["validate", graph], environment: environment, removing: ["IAA_TRUSTED_PATH"])
+        let validated = try runCommand(Repository.binary, ["validate", graph], environment: environment, removing: ["IAA_TRUSTED_PATH"])
         #expect(validated.status == 1)
         #expect(validated.stderr.contains("not read, being outside the trusted folders: \(library)"), "\(validated.stderr)")
         // By path: refused, saying why and what would fix it.
         let byPath = folder + "/p.json"
         try #"{ "format": "iaa-graph/1", "name": "g", "apps": [ { "id": "amp", "plugin": "ladspa:\#(library)/marker_amp" } ] }"#
             .write(toFile: byPath, atomically: true, encoding: .utf8)
-        let refused = try runCommand(Repository.debugBinary, ["validate", byPath], environment: environment, removing: ["IAA_TRUSTED_PATH"])
+        let refused = try runCommand(Repository.binary, ["validate", byPath], environment: environment, removing: ["IAA_TRUSTED_PATH"])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("\(library) lies outside the folders only root writes"), "\(refused.stderr)")
         #expect(refused.stderr.contains("IAA_TRUSTED_PATH"), "\(refused.stderr)")
-        let listed = try runCommand(Repository.debugBinary, ["plugins", "--ladspa"], environment: environment, removing: ["IAA_TRUSTED_PATH"])
+        let listed = try runCommand(Repository.binary, ["plugins", "--ladspa"], environment: environment, removing: ["IAA_TRUSTED_PATH"])
         #expect(listed.stderr.contains("not read: \(library)"), "\(listed.stderr)")
         #expect(!listed.stdout.contains("marker_amp"))
         #expect(!FileManager.default.fileExists(atPath: marker), "the untrusted library's constructor ran in iaa")
 
         // Trusted by the user, it is read (which is how the marker could have appeared).
-        let trusted = try runCommand(Repository.debugBinary, ["validate", graph], environment: environment.merging(["IAA_TRUSTED_PATH": folder]) { $1 })
+        let trusted = try runCommand(Repository.binary, ["validate", graph], environment: environment.merging(["IAA_TRUSTED_PATH": folder]) { $1 })
         #expect(trusted.status == 0, "\(trusted.stderr)")
         #expect(FileManager.default.fileExists(atPath: marker))
     }

@@ -36,9 +36,15 @@ public enum Repository {
         return names.filter { $0.hasSuffix(".json") && $0 != "graph.schema.json" }.sorted().map { folder + "/" + $0 }
     }
 
-    /// The `iaa` binary the tests run: `$IAA_BIN` (tools/test sets it), else the debug build.
+    /// The `iaa` binary the tests run: `$IAA_BIN` (tools/test sets it to the release build it has
+    /// just built), else the debug build `swift test` builds.
+    public static var binary: String {
+        environment("IAA_BIN") ?? debugBinary
+    }
+
+    /// The debug build, for the test that shows what the real-time counter sees in one.
     public static var debugBinary: String {
-        environment("IAA_BIN") ?? path(".build/debug/iaa")
+        path(".build/debug/iaa")
     }
 
     /// The release build the real-time tests measure: `$IAA_RELEASE_BIN`, else `.build/release/iaa`.

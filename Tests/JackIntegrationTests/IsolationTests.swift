@@ -103,11 +103,11 @@ extension JackIntegration {
             let client: ControlClient
 
             init(client name: String, maxCrashes: Int, default choice: String = "auto", arguments: [String] = [],
-                 badFirst: Bool = false, environment: [String: String] = [:]) throws {
+                 badFirst: Bool = false, busyGood: Bool = false, environment: [String: String] = [:]) throws {
                 directory = try IsolationTests.folder()
                 let isolation = "\"isolation\": { \"maxCrashes\": \(maxCrashes), \"default\": \"\(choice)\" }"
                 let graph = try IsolationTests.write(MisbehavingPlugin.graph(bad: "./libbad.so#bad", isolation: isolation,
-                                                                             badFirst: badFirst),
+                                                                             badFirst: badFirst, busyGood: busyGood),
                                                      "live.json", in: directory)
                 socket = directory.appendingPathComponent("\(name).sock").path
                 engine = try EngineProcess(graph: graph, client: name, environment: environment, arguments: ["--socket", socket] + arguments)

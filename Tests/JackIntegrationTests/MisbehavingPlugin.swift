@@ -4,7 +4,8 @@ import TestKit
 /// A C plugin that misbehaves on request, for the isolation tests: an effect that halves its
 /// input until its `mode` parameter says 1 segfault, 2 abort, 3 loop forever, 4 write NaN, or
 /// 5 malloc and sleep 50 ms in process, and on a render worker thread only (`iaa worker N`) 6
-/// segfault or 7 sleep 20 ms; and `#crash-create`, which segfaults in `create`.
+/// segfault or 7 sleep 20 ms, or on any other thread only 8 spin 0.5 ms; and `#crash-create`,
+/// which segfaults in `create`.
 enum MisbehavingPlugin {
     static let source = """
 #define _POSIX_C_SOURCE 200809L
@@ -18,7 +19,7 @@ enum MisbehavingPlugin {
 
 /* An effect that halves its input until its `mode` parameter asks it to misbehave in process:
  * 1 segfault, 2 abort, 3 loop forever, 4 write NaN, 5 malloc and sleep 50 ms each cycle; on a
- * render worker thread only, 6 segfault, 7 sleep 20 ms. */
+ * render worker thread only, 6 segfault, 7 sleep 20 ms; off the workers only, 8 spin 0.5 ms. */
 typedef struct bad { volatile int *nowhere; } bad;
 
 static void *bad_create(const iaa_plugin_descriptor *d, double rate, uint32_t frames, char *error, size_t size) {
@@ -57,6 +58,12 @@ static void bad_process(void *instance, const iaa_process_context *c) {
     }
     case 6: if (on_worker()) *self->nowhere = 1; break;
     case 7: if (on_worker()) { struct timespec pause = {0, 20 * 1000 * 1000}; nanosleep(&pause, NULL); } break;
+    case 8: if (!on_worker()) {
+        struct timespec start, now;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        do clock_gettime(CLOCK_MONOTONIC, &now);
+        while ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) < 500000L);
+    } break;
     default: break;
     }
 }
@@ -69,7 +76,7 @@ static const iaa_port ports[] = {
     {"out", "Output", IAA_PORT_OUTPUT, IAA_PORT_AUDIO, NULL},
 };
 static const iaa_parameter parameters[] = {
-    {"mode", "Misbehaviour", 0.0f, 7.0f, 0.0f, IAA_UNIT_GENERIC, 1},
+    {"mode", "Misbehaviour", 0.0f, 8.0f, 0.0f, IAA_UNIT_GENERIC, 1},
 };
 static const iaa_plugin_descriptor bad_node = {
     "bad", "Bad", "Halves its input until told to misbehave", {"aurx", "badn", "test", NULL, 0x10000},
@@ -95,10 +102,13 @@ IAA_PLUGIN_EXPORT const iaa_plugin_list *iaa_plugin_entry(void) { return &list; 
 
     /// A graph: a tone into `good` (a gain, to @playback) and into the bad app (to nothing);
     /// `badFirst` lists the bad app before the good one (so it runs first among apps free together).
+    /// `busyGood` makes `good` the bad plugin in mode 8: a render worker woken when the tone is
+    /// done finds `bad` still to run while JACK's thread spins in `good`.
     static func graph(bad plugin: String?, mode: Int = 0, isolation: String = "\"isolation\": { \"maxCrashes\": 100 }",
-                      badFirst: Bool = false) -> String {
+                      badFirst: Bool = false, busyGood: Bool = false) -> String {
         let bad = plugin.map { ", { \"id\": \"bad\", \"plugin\": \"\($0)\", \"params\": { \"mode\": \(mode) } }" } ?? ""
-        let good = ", { \"id\": \"good\", \"plugin\": \"builtin:gain\" }"
+        let goodPlugin = busyGood ? plugin.map { "\"\($0)\", \"params\": { \"mode\": 8 }" } : nil
+        let good = ", { \"id\": \"good\", \"plugin\": \(goodPlugin ?? "\"builtin:gain\"") }"
         let connection = plugin == nil ? "" : ", { \"from\": \"tone:out\", \"to\": \"bad:in\" }"
         return """
             { "format": "iaa-graph/1", "name": "isolation", \(isolation),

@@ -14,10 +14,12 @@ extension OwnServers {
 
         /// The engine with every cycle split over JACK's thread and one worker, `bad` beside
         /// `good` so that either thread may take it; returns once the worker has run steps.
+        /// `good` spins on JACK's thread: the apps alone take a microsecond or two in a release
+        /// build, so JACK's thread would run them all before a worker woke to take one.
         static func start(_ client: String, server: PrivateJackServer, _ arguments: [String] = []) throws -> Running {
             let running = try Running(client: client, maxCrashes: 3, default: "none",
                                       arguments: ["--threads", "2", "--split", "always"] + arguments,
-                                      environment: ["JACK_DEFAULT_SERVER": server.name])
+                                      busyGood: true, environment: ["JACK_DEFAULT_SERVER": server.name])
             let split = waitUntil(seconds: 5) {
                 let render = try? running.client.call("status", params: [:]).get()["render"]
                 return (render?["workers"]?.arrayValue?.first?["steps"]?.intValue ?? 0) > 0

@@ -11,16 +11,21 @@ extension JackIntegration {
     struct ParallelLiveTests {
         typealias Running = ControlPlaneTests.Running
 
-        /// Four oscillators of amplitude 0.25 at different frequencies, each through a gain, into
-        /// a mixer: four independent branches.
+        /// Four oscillators of amplitude 0.5 at different frequencies, each halved, into a mixer:
+        /// four independent branches of 0.25. The halving apps are the misbehaving test plugin
+        /// in mode 8, which spins 0.5 ms on JACK's thread: built-in apps take a microsecond or two
+        /// in a release build, and JACK's thread would run them all before a worker woke. In the
+        /// engine's process: an isolated app runs in its child, not on a render thread.
         static let graph = """
-            { "format": "iaa-graph/1", "name": "branches",
-              "apps": [ { "id": "o1", "plugin": "builtin:oscillator", "params": { "frequency": 220, "amplitude": 0.25 } },
-                        { "id": "o2", "plugin": "builtin:oscillator", "params": { "frequency": 331, "amplitude": 0.25 } },
-                        { "id": "o3", "plugin": "builtin:oscillator", "params": { "frequency": 447, "amplitude": 0.25 } },
-                        { "id": "o4", "plugin": "builtin:oscillator", "params": { "frequency": 563, "amplitude": 0.25 } },
-                        { "id": "g1", "plugin": "builtin:gain" }, { "id": "g2", "plugin": "builtin:gain" },
-                        { "id": "g3", "plugin": "builtin:gain" }, { "id": "g4", "plugin": "builtin:gain" },
+            { "format": "iaa-graph/1", "name": "branches", "isolation": { "default": "none" },
+              "apps": [ { "id": "o1", "plugin": "builtin:oscillator", "params": { "frequency": 220, "amplitude": 0.5 } },
+                        { "id": "o2", "plugin": "builtin:oscillator", "params": { "frequency": 331, "amplitude": 0.5 } },
+                        { "id": "o3", "plugin": "builtin:oscillator", "params": { "frequency": 447, "amplitude": 0.5 } },
+                        { "id": "o4", "plugin": "builtin:oscillator", "params": { "frequency": 563, "amplitude": 0.5 } },
+                        { "id": "g1", "plugin": "./libbad.so#bad", "params": { "mode": 8 } },
+                        { "id": "g2", "plugin": "./libbad.so#bad", "params": { "mode": 8 } },
+                        { "id": "g3", "plugin": "./libbad.so#bad", "params": { "mode": 8 } },
+                        { "id": "g4", "plugin": "./libbad.so#bad", "params": { "mode": 8 } },
                         { "id": "mix", "plugin": "builtin:mixer", "params": { "inputs": 4 } } ],
               "connections": [ { "from": "o1:out", "to": "g1:in" }, { "from": "o2:out", "to": "g2:in" },
                                { "from": "o3:out", "to": "g3:in" }, { "from": "o4:out", "to": "g4:in" },
@@ -31,6 +36,7 @@ extension JackIntegration {
         /// The engine running `graph` as `client` with `arguments`; its folder goes with it.
         static func start(client: String, _ arguments: [String]) throws -> (Running, URL) {
             let directory = try JackHarness.temporaryDirectory()
+            try MisbehavingPlugin.build(in: directory)
             let path = directory.appendingPathComponent("branches.json").path
             try graph.write(toFile: path, atomically: true, encoding: .utf8)
             return (try Running(graph: path, client: client, arguments: arguments), directory)
@@ -71,7 +77,7 @@ extension JackIntegration {
                                       with: #""params": { "inputs": 5 } }, { "id": "o5", "plugin": "builtin:oscillator", "params": { "frequency": 677, "amplitude": 0.25 } }, { "id": "g5", "plugin": "builtin:gain" }"#)
                 .replacingOccurrences(of: #"{ "from": "g4:out", "to": "mix:in_4" }"#,
                                       with: #"{ "from": "g4:out", "to": "mix:in_4" }, { "from": "o5:out", "to": "g5:in" }, { "from": "g5:out", "to": "mix:in_5" }"#)
-            _ = try running.result("apply", ["text": .string(fifth), "file": "branches.json"])
+            _ = try running.result("apply", ["text": .string(fifth), "file": .string(directory.appendingPathComponent("branches.json").path)])
             let apps = try running.result("status")["apps"]?.arrayValue ?? []
             #expect(apps.contains { $0["id"]?.stringValue == "g5" })
             let before = try workerSteps()

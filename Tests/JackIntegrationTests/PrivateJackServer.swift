@@ -17,7 +17,8 @@ final class PrivateJackServer {
     func start() throws {
         let jackd = Process()
         jackd.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
-        jackd.arguments = ["-n", name] + options + ["-d", "dummy", "-r", "48000", "-p", "256"]
+        // A port table of 512, as tools/test-lane's servers have: each client locks it in memory.
+        jackd.arguments = ["-n", name, "--port-max", "512"] + options + ["-d", "dummy", "-r", "48000", "-p", "256"]
         jackd.standardOutput = FileHandle.nullDevice
         jackd.standardError = FileHandle.nullDevice
         try jackd.run()

@@ -16,10 +16,11 @@ extension OwnServers {
         /// `good` so that either thread may take it; returns once the worker has run steps.
         /// `good` spins on JACK's thread: the apps alone take a microsecond or two in a release
         /// build, so JACK's thread would run them all before a worker woke to take one.
-        static func start(_ client: String, server: PrivateJackServer, _ arguments: [String] = []) throws -> Running {
+        static func start(_ client: String, server: PrivateJackServer, _ arguments: [String] = [],
+                          environment: [String: String] = [:]) throws -> Running {
             let running = try Running(client: client, maxCrashes: 3, default: "none",
                                       arguments: ["--threads", "2", "--split", "always"] + arguments,
-                                      busyGood: true, environment: ["JACK_DEFAULT_SERVER": server.name])
+                                      busyGood: true, environment: environment.merging(["JACK_DEFAULT_SERVER": server.name]) { $1 })
             let split = waitUntil(seconds: 5) {
                 let render = try? running.client.call("status", params: [:]).get()["render"]
                 return (render?["workers"]?.arrayValue?.first?["steps"]?.intValue ?? 0) > 0
@@ -36,7 +37,7 @@ extension OwnServers {
             let server = PrivateJackServer(prefix: "t-par-crash")
             try server.start()
             defer { server.stop() }
-            let running = try Self.start("t-par-crash", server: server)
+            let running = try Self.start("t-par-crash", server: server, environment: JackIntegration.IsolationTests.noBacktrace)
             defer { running.stop() }
             // The cycle in which a worker takes `bad` ends the process, which may come before the
             // reply leaves: a closed connection here is the crash arriving early.

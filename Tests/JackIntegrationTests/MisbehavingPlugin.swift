@@ -91,13 +91,12 @@ static const iaa_plugin_list list = { IAA_PLUGIN_ABI_VERSION, 2, all };
 IAA_PLUGIN_EXPORT const iaa_plugin_list *iaa_plugin_entry(void) { return &list; }
 """
 
-    /// Builds `libbad.so` into `directory`.
+    /// Builds `libbad.so` into `directory` (a copy of the one build of this source).
     static func build(in directory: URL) throws {
         let file = directory.appendingPathComponent("bad.c").path
         try source.write(toFile: file, atomically: true, encoding: .utf8)
-        let build = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-I", Repository.path("Sources/IAAPluginABI/include"),
-                                          "-o", directory.appendingPathComponent("libbad.so").path, file, "-lm"])
-        guard build.status == 0 else { throw EngineProcessError(message: "cc failed: \(build.stderr)") }
+        try CachedCBuild.build(["-std=c99", "-O2", "-shared", "-fPIC", "-I", Repository.path("Sources/IAAPluginABI/include"), file, "-lm"],
+                               output: directory.appendingPathComponent("libbad.so").path)
     }
 
     /// A graph: a tone into `good` (a gain, to @playback) and into the bad app (to nothing);

@@ -10,14 +10,9 @@ extension JackIntegration {
     /// IAA_RT_PROBE=1, and prints the totals when it stops.
     @Suite("The audio thread is real-time safe", .serialized, .enabled(if: JackHarness.server != nil, "needs the private JACK server that tools/test starts"))
     struct RealtimeSafetyTests {
-        /// Builds the counter library into a temporary directory.
+        /// The counter library, built once.
         static func buildCounter() throws -> String {
-            let directory = try JackHarness.temporaryDirectory()
-            let library = directory.appendingPathComponent("librtcounter.so").path
-            let build = try runCommand("/usr/bin/cc", ["-O2", "-shared", "-fPIC", "-o", library,
-                                                       Repository.path("tools/rt-counter.c"), "-ldl"])
-            guard build.status == 0 else { throw EngineProcessError(message: "cc failed: \(build.stderr)") }
-            return library
+            try CachedCBuild.build(["-O2", "-shared", "-fPIC", Repository.path("tools/rt-counter.c"), "-ldl"], name: "librtcounter.so")
         }
 
         /// `rt-probe: M mallocs, R retains on the audio thread in C cycles` → (M, R, C).

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A C build the tests repeat (a test plugin for every engine a suite starts, the real-time
+/// counter for every take) done once: kept under the package's `.build`, named by what went into
+/// it (`cc`'s arguments, the text of the files among them and the plugin ABI's header), so later
+/// tests and later runs of every lane use it too, and a changed source or header builds anew.
+public enum CachedCBuild {
+    /// The reason `cc` gave for not building it.
+    public struct Failed: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The kept build of `cc ARGUMENTS -o NAME`, built first if there is none.
+    public static func build(_ arguments: [String], name: String) throws -> String {
+        let folder = Repository.path(".build/test-c-builds")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let kept = folder + "/" + key(arguments) + "-" + name
+        if !FileManager.default.fileExists(atPath: kept) {
+            // Built beside its final name and renamed onto it: lanes building the same one at
+            // once each rename a whole file.
+            let partial = kept + ".\(getpid()).partial"
+            let result = try runCommand("cc", arguments + ["-o", partial])
+            guard result.status == 0 else { throw Failed(description: "cc failed:\n\(result.stderr)") }
+            guard rename(partial, kept) == 0 else { throw Failed(description: "could not keep \(partial): errno \(errno)") }
+        }
+        return kept
+    }
+
+    /// A copy of the kept build at `output` (a new file, as the linker writes one).
+    public static func build(_ arguments: [String], output: String) throws {
+        let kept = try build(arguments, name: URL(fileURLWithPath: output).lastPathComponent)
+        try? FileManager.default.removeItem(atPath: output)
+        try FileManager.default.copyItem(atPath: kept, toPath: output)
+    }
+
+    /// FNV-1a over the arguments (the text of one that names a file rather than its path, which
+    /// may be a test's own folder) and the plugin ABI's header.
+    static func key(_ arguments: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ bytes: some Sequence<UInt8>) {
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash &*= 0x100_0000_01b3
+            }
+            // A separator, so that moving bytes from one argument to the next changes the key.
+            hash ^= 0xff
+            hash &*= 0x100_0000_01b3
+        }
+        for argument in arguments + [Repository.path("Sources/IAAPluginABI/include/iaa_plugin.h")] {
+            if let contents = FileManager.default.contents(atPath: argument) { add(contents) } else { add(argument.utf8) }
+        }
+        return String(hash, radix: 16)
+    }
+}

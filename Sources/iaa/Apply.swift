@@ -5,6 +5,7 @@ import Foundation
 /// `iaa apply GRAPH [--dry-run]`: swaps the running graph for a new one, keeping unchanged apps' state.
 struct Apply: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "apply",
         abstract: "Validate a graph file, diff it against the running graph and swap it in atomically.",
         discussion: """
             Prints the diff (`+` added, `-` removed, `~` changed apps and connections). Unchanged apps \

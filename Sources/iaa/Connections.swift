@@ -4,6 +4,7 @@ import ControlSocket
 /// `iaa connect SRC DST [--gain G]`: a connection inside the graph or to any JACK port.
 struct Connect: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "connect",
         abstract: "Connect two ports.",
         discussion: """
             SRC and DST are `APP:PORT` (inside the graph), a full JACK name (`system:playback_1`), a glob \
@@ -33,6 +34,7 @@ struct Connect: ParsableCommand {
 /// `iaa disconnect SRC DST`.
 struct Disconnect: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "disconnect",
         abstract: "Disconnect two ports.",
         discussion: "Takes the same port forms as connect.")
 

@@ -4,6 +4,7 @@ import ControlSocket
 /// `iaa device silent on|off`, `iaa device locked on|off`: the Ring/Silent switch and the screen lock.
 struct Device: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "device",
         abstract: "Flip the device's Ring/Silent switch or lock its screen.",
         discussion: "Silent mutes apps whose category obeys the switch (ambient, soloAmbient); locked stops apps without background audio.")
 

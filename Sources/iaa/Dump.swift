@@ -4,6 +4,7 @@ import ControlSocket
 /// `iaa dump [--graph]`: the engine's full state as JSON, like pw-dump.
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "dump",
         abstract: "Print the running engine's full state as JSON.",
         discussion: """
             With --graph, print a graph file that reproduces the running engine, changes made live \

@@ -4,6 +4,7 @@ import ControlSocket
 /// `iaa enable APP`: lets an app the engine stopped run again.
 struct Enable: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "enable",
         abstract: "Run an app again that the engine stopped for a fault.",
         discussion: """
             An in-process node is stopped when its output holds NaN or infinity (muted) or when its \

@@ -5,6 +5,7 @@ import Synchronization
 /// `iaa events [--follow]`: session events, connection changes and xruns as JSON Lines, like pw-mon.
 struct Events: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "events",
         abstract: "Print the engine's events as JSON Lines.",
         discussion: """
             Each line is one document: `{"t", "event": {…}}` for session events, `{"t", "connection": {…}}` \

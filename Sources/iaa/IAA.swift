@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 
-/// The `iaa` command: one subcommand per file, modelled on the JACK and PipeWire tools.
+/// The `iaa` command: one subcommand per file, modelled on the JACK and PipeWire tools. Every
+/// command states its `commandName`: ArgumentParser derives a missing one from the type's name,
+/// and the casts that takes cost every run of `iaa` milliseconds of protocol-conformance lookups.
 @main
 struct IAA: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import ControlSocket
 /// `iaa interrupt begin|end [--reason R]`: a system interruption such as a phone call.
 struct Interrupt: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "interrupt",
         abstract: "Begin or end a system interruption (a phone call, an alarm).",
         discussion: "`--reason call` is AVAudioSession's `default` reason: an incoming call.")
 

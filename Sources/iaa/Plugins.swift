@@ -7,6 +7,7 @@ import PluginHost
 /// `iaa plugins [PATH…] [--json]`: every node type a graph can name, like lv2ls.
 struct Plugins: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "plugins",
         abstract: "List node types: the built-in ones and plugins at PATHs and on IAA_PLUGIN_PATH.",
         discussion: """
             A PATH is a plugin library or a folder whose *.so files are listed. Each type shows the \

@@ -4,6 +4,7 @@ import ControlSocket
 /// `iaa ports [-c] [-p] [-t] [-l] [FILTER…]`: the engine's JACK ports, in jack_lsp's layout.
 struct Ports: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "ports",
         abstract: "List the engine's JACK ports with jack_lsp's flags and layout.",
         discussion: """
             One full port name per line; each flag adds lines under it, in jack_lsp's order: \

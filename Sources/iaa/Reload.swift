@@ -4,6 +4,7 @@ import ControlSocket
 /// `iaa reload APP`: swaps in the rebuilt plugin library of a running app.
 struct Reload: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "reload",
         abstract: "Load the rebuilt plugin library of a running app, keeping its parameters and connections.",
         discussion: """
             The app's output fades out, the node running the library's new build takes its place \

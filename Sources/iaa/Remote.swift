@@ -4,6 +4,7 @@ import ControlSocket
 /// `iaa remote play|pause|…`: a remote control event, which goes to the Now Playing app.
 struct Remote: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "remote",
         abstract: "Send a remote control event (headset button, lock screen) to the Now Playing app.")
 
     /// MPRemoteCommandCenter's transport commands.

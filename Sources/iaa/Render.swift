@@ -6,6 +6,7 @@ import Engine
 /// `iaa render GRAPH -o OUT.wav -d 10s`: the same plan as `iaa run`, offline, into a file.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "render",
         abstract: "Render a graph offline into an audio file (no JACK needed).",
         discussion: """
             The file's channels are what the graph sends to @playback (or system:playback_N), as a \

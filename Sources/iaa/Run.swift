@@ -6,6 +6,7 @@ import Links
 /// `iaa run GRAPH`: the engine in the foreground.
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Run a graph as a JACK client until Ctrl-C.",
         discussion: """
             Every app port becomes a JACK port CLIENT:APP.PORT. When no JACK server is running and none \

@@ -4,6 +4,7 @@ import ControlSocket
 /// `iaa session APP set|activate|deactivate`: an app's AVAudioSession calls, made live.
 struct Session: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "session",
         abstract: "Set an app's session category, activate or deactivate its session, start or stop its audio.",
         usage: """
             iaa session <app> set --category <category> [--mode <mode>] [--options <a,b>] [--preferred-buffer <frames>]

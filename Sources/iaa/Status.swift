@@ -5,6 +5,7 @@ import Foundation
 /// `iaa status [--json]`: the running engine as a tree, like `wpctl status`.
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Show the running engine: hosts, nodes, apps, their sessions and gains, interruptions.",
         discussion: """
             The header names the graph, the JACK server, sample rate and buffer size, the DSP load and \

@@ -5,6 +5,7 @@ import Foundation
 /// `iaa top`: per-app time per cycle, peak level and xruns, refreshing, like pw-top.
 struct Top: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "top",
         abstract: "Show each app's share of the cycle, its peak level, its state and the xruns, once a second.",
         discussion: """
             On a terminal the table is redrawn in place until Ctrl-C; with --json, or when stdout is not \

@@ -6,6 +6,7 @@ import Engine
 /// `iaa validate GRAPH… [--timeline FILE]`: every error, located, in the form compilers use.
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "validate",
         abstract: "Check graph files and print every error with file:line:column and a hint.",
         discussion: """
             Exits 1 when any file has an error. Warnings do not fail. With --timeline, the timeline is \

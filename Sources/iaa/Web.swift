@@ -8,6 +8,7 @@ import Synchronization
 /// `iaa web`: a live dashboard of a running engine in the browser (docs/dashboard.md).
 struct Web: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "web",
         abstract: "Serve a live dashboard of the engine in the browser.",
         discussion: """
             Prints the page's address, with a token it needs: open it in a browser on this machine. \

@@ -95,11 +95,11 @@ extension JackIntegration {
             #expect(SignalAnalysis.peak(takes[1].flatMap { $0 }) > 0.01, "\(graph) rendered silence")
         }
 
-        /// The engine with the bad app isolated; `maxCrashes` faults within a minute leave it off.
         /// For an engine a test makes crash: Swift's backtracer would spend two seconds of CPU
         /// symbolicating the engine after the line the test reads.
         static let noBacktrace = ["SWIFT_BACKTRACE": "enable=no"]
 
+        /// The engine with the bad app isolated; `maxCrashes` faults within a minute leave it off.
         struct Running {
             let directory: URL
             let socket: String

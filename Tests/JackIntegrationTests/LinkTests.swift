@@ -211,7 +211,9 @@ extension JackIntegration {
                 let off = ranDry && figures.first.flatMap { Int($0) }.map { abs($0 - 2 * latency) > 128 } == true
                 guard dry || missed || off else { break }
                 ranDry = ranDry || dry
-                let why = dry ? "the links ran dry during" : missed ? "the probe's clients missed \(figures[3]) cycles during" : "a round trip of \(figures[0]) frames after the links ran dry, in"
+                let why = dry ? "the links ran dry during"
+                    : missed ? "the probe's clients missed \(figures[3]) cycles during"
+                    : "a round trip of \(figures[0]) frames after the links ran dry, in"
                 print("link: \(why) probe \(attempt)\(attempt < 4 ? "; probing again" : "")")
             }
             try #require(figures.count == 4, "\(figures)")

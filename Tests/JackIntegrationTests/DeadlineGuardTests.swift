@@ -85,9 +85,8 @@ extension JackIntegration {
         static func prepare(in directory: URL) throws -> String {
             let sourceFile = directory.appendingPathComponent("slow.c").path
             try source.write(toFile: sourceFile, atomically: true, encoding: .utf8)
-            let build = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-I", Repository.path("Sources/IAAPluginABI/include"),
-                                              "-o", directory.appendingPathComponent("libslow.so").path, sourceFile])
-            guard build.status == 0 else { throw EngineProcessError(message: "cc failed: \(build.stderr)") }
+            try CachedCBuild.build(["-std=c99", "-O2", "-shared", "-fPIC", "-I", Repository.path("Sources/IAAPluginABI/include"), sourceFile],
+                                   output: directory.appendingPathComponent("libslow.so").path)
             let graphFile = directory.appendingPathComponent("deadline.json").path
             try graph.write(toFile: graphFile, atomically: true, encoding: .utf8)
             return graphFile

@@ -160,9 +160,8 @@ struct HostilePlugin {
     func build() throws {
         let file = folder + "/hostile.c"
         try source.write(toFile: file, atomically: true, encoding: .utf8)
-        let build = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-I", Repository.path("Sources/IAAPluginABI/include"),
-                                          "-o", folder + "/libhostile.so", file])
-        guard build.status == 0 else { throw EngineProcessError(message: "cc failed: \(build.stderr)") }
+        try CachedCBuild.build(["-std=c99", "-O2", "-shared", "-fPIC", "-I", Repository.path("Sources/IAAPluginABI/include"), file],
+                               output: folder + "/libhostile.so")
     }
 
     /// A graph whose one app, isolated, is `#id` of the library.
@@ -188,7 +187,6 @@ struct HostilePlugin {
     static func buildLibrary(_ name: String, body: String, in folder: String) throws {
         let file = folder + "/\(name).c"
         try ("#include <signal.h>\n" + body).write(toFile: file, atomically: true, encoding: .utf8)
-        let build = try runCommand("cc", ["-shared", "-fPIC", "-o", folder + "/lib\(name).so", file])
-        guard build.status == 0 else { throw EngineProcessError(message: "cc failed: \(build.stderr)") }
+        try CachedCBuild.build(["-shared", "-fPIC", file], output: folder + "/lib\(name).so")
     }
 }

@@ -70,9 +70,8 @@ extension JackIntegration {
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
             let sourceFile = directory.appendingPathComponent("remote.c").path
             try Self.source.write(toFile: sourceFile, atomically: true, encoding: .utf8)
-            let build = try runCommand("cc", ["-std=c99", "-O2", "-shared", "-fPIC", "-I", Repository.path("Sources/IAAPluginABI/include"),
-                                              "-o", directory.appendingPathComponent("libremote.so").path, sourceFile])
-            try #require(build.status == 0, "cc failed: \(build.stderr)")
+            try CachedCBuild.build(["-std=c99", "-O2", "-shared", "-fPIC", "-I", Repository.path("Sources/IAAPluginABI/include"), sourceFile],
+                                   output: directory.appendingPathComponent("libremote.so").path)
             let graph = directory.appendingPathComponent("remote.json").path
             try #"{ "format": "iaa-graph/1", "name": "remote", "apps": [ { "id": "remote", "plugin": "libremote.so" } ] }"#
                 .write(toFile: graph, atomically: true, encoding: .utf8)

@@ -10,11 +10,6 @@ extension JackIntegration {
     /// IAA_RT_PROBE=1, and prints the totals when it stops.
     @Suite("The audio thread is real-time safe", .serialized, .enabled(if: JackHarness.server != nil, "needs the private JACK server that tools/test starts"))
     struct RealtimeSafetyTests {
-        /// The counter library, built once.
-        static func buildCounter() throws -> String {
-            try CachedCBuild.build(["-O2", "-shared", "-fPIC", Repository.path("tools/rt-counter.c"), "-ldl"], name: "librtcounter.so")
-        }
-
         /// `rt-probe: M mallocs, R retains on the audio thread in C cycles` → (M, R, C).
         static func parseProbe(_ log: String) -> (mallocs: Int, retains: Int, cycles: Int)? {
             guard let line = log.split(separator: "\n").first(where: { $0.contains("rt-probe:") }) else { return nil }
@@ -28,7 +23,7 @@ extension JackIntegration {
         func playAndCount(binary: String, client: String, graph: String = "graphs/demo.json",
                           connect input: String = "tone-gain.in", notes: String? = nil, following streams: [String] = [],
                           arguments: [String] = []) throws -> (mallocs: Int, retains: Int, cycles: Int) {
-            let library = try Self.buildCounter()
+            let library = try CachedCBuild.realtimeCounter()
             let engine = try EngineProcess(graph: Repository.path(graph), client: client, binary: binary,
                                            environment: ["IAA_RT_PROBE": "1", "LD_PRELOAD": library], arguments: arguments)
             // Something connected at both ends, so the cycle fetches JACK buffers too.
@@ -120,7 +115,7 @@ extension JackIntegration {
         @Test("offline rendering of the same plans, with their timelines, is clean too, on one thread and split across two (release build)",
               arguments: ["demo", "headunit", "studio", "effects", "programs"], [false, true])
         func offlineRenderIsClean(name: String, split: Bool) throws {
-            let library = try Self.buildCounter()
+            let library = try CachedCBuild.realtimeCounter()
             let directory = try JackHarness.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             var arguments = ["render", Repository.path("graphs/\(name).json"), "-o", directory.appendingPathComponent("x.wav").path, "-d", "2"]

@@ -64,10 +64,7 @@ struct ExamplePluginTests {
         let binary = try #require(ProcessInfo.processInfo.environment["IAA_RELEASE_BIN"])
         let directory = try makeTemporaryDirectory("plugin-tests-rt")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let counter = directory + "/librtcounter.so"
-        let build = try runCommand("cc", ["-O2", "-shared", "-fPIC", "-o", counter,
-                                                     Repository.root + "/tools/rt-counter.c", "-ldl"])
-        try #require(build.status == 0, "cc failed: \(build.output)")
+        let counter = try CachedCBuild.realtimeCounter()
         let examples = [("tremolo-c", try Self.tremolo.get(), "tremolo:out"),
                         ("lookahead-c", try PluginLatencyTests.lookahead.get(), "mix:out"),
                         ("ringmod-swift", try PluginTestSupport.ringModulator.get(), "ringmod:out"),

@@ -65,7 +65,7 @@ struct PluginCommandTests {
         #expect(FileManager.default.fileExists(atPath: Repository.root + "/SDK/Sources/IAAPluginABI/include/iaa_plugin.h"))
     }
 
-    /// The C scaffold builds against the SDK of the checkout the debug binary lives in (`iaa
+    /// The C scaffold builds against the SDK of the checkout the tested binary lives in (`iaa
     /// plugin sdk` finds it); the Swift one against the SDK as tools/install lays it out, which
     /// is what a user builds with.
     @Test("a scaffolded plugin builds and passes its own test script: C against the checkout's SDK/, Swift against the installed SDK",

@@ -26,6 +26,11 @@ public enum CachedCBuild {
         return kept
     }
 
+    /// `tools/rt-counter.c`, the library that counts allocations and retains on the audio thread.
+    public static func realtimeCounter() throws -> String {
+        try build(["-O2", "-shared", "-fPIC", Repository.path("tools/rt-counter.c"), "-ldl"], name: "librtcounter.so")
+    }
+
     /// A copy of the kept build at `output` (a new file, as the linker writes one).
     public static func build(_ arguments: [String], output: String) throws {
         let kept = try build(arguments, name: URL(fileURLWithPath: output).lastPathComponent)

@@ -48,18 +48,23 @@ extension JackIntegration {
             try sequencer.run()
             // jack_midiseq ignores SIGTERM.
             defer { kill(sequencer.processIdentifier, SIGKILL); sequencer.waitUntilExit() }
-            var connected = false
-            for _ in 0..<50 where !connected {
-                usleep(100_000)
-                connected = (try? runCommand("jack_connect", ["t-mseq:out", "t-studio:synth.midi_in"]).status) == 0
+            let connected = waitUntil(seconds: 5) {
+                (try? runCommand("jack_connect", ["t-mseq:out", "t-studio:synth.midi_in"]).status) == 0
             }
-            #expect(connected, "could not connect jack_midiseq to the synth")
-            usleep(300_000)
-            let synth = try record(["t-studio:synth.out"])[0]
-            let a4 = SignalAnalysis.goertzelMagnitude(samples: synth, frequency: 440, sampleRate: 48_000)
-            let neighbour = SignalAnalysis.goertzelMagnitude(samples: synth, frequency: 415.3, sampleRate: 48_000)
-            #expect(a4 > 0.01, "A4 at \(a4)")
-            #expect(a4 > neighbour * 4, "A4 \(a4) against G#4 \(neighbour)")
+            try #require(connected, "could not connect jack_midiseq to the synth")
+            // The first loop's note-on comes once jack_midiseq's client is active, which a machine
+            // busy with other lanes can hold back past a take: a silent take is taken again.
+            var a4: Float = 0, neighbour: Float = 0, takes = 0
+            _ = try waitUntil(seconds: 6) {
+                let synth = try record(["t-studio:synth.out"])[0]
+                takes += 1
+                a4 = SignalAnalysis.goertzelMagnitude(samples: synth, frequency: 440, sampleRate: 48_000)
+                neighbour = SignalAnalysis.goertzelMagnitude(samples: synth, frequency: 415.3, sampleRate: 48_000)
+                return !SignalAnalysis.isExactlySilent(synth)
+            }
+            let said = "after \(takes) one-second takes; the engine said:\n\(engine.stderr)"
+            #expect(a4 > 0.01, "A4 at \(a4) \(said)")
+            #expect(a4 > neighbour * 4, "A4 \(a4) against G#4 \(neighbour) \(said)")
         }
 
         @Test("jack_transport play and stop start and stop the step sequencer that follows the host transport")

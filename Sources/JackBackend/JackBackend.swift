@@ -189,7 +189,10 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
         records[port.shortName] = record
         recordsByPort.withLock { $0.records[handle] = record }
         setMetadata(handle, port)
-        refreshConnectionCount(handle)
+        // Before activation, `activate` counts every port's connections once: asking here would
+        // wait for the registration to reach the graph (libjack sleeps 1.1 periods while a graph
+        // change is pending), ~6 ms a port at 256 frames, most of an engine's start.
+        if active { refreshConnectionCount(handle) }
         return record
     }
 

@@ -83,10 +83,7 @@ extension JackIntegration {
 
         /// Builds the plugin and its graph into a fresh folder; returns the graph's path.
         static func prepare(in directory: URL) throws -> String {
-            let sourceFile = directory.appendingPathComponent("slow.c").path
-            try source.write(toFile: sourceFile, atomically: true, encoding: .utf8)
-            try CachedCBuild.build(["-std=c99", "-O2", "-shared", "-fPIC", "-I", Repository.path("Sources/IAAPluginABI/include"), sourceFile],
-                                   output: directory.appendingPathComponent("libslow.so").path)
+            try CachedCBuild.plugin(source, output: directory.appendingPathComponent("libslow.so").path)
             let graphFile = directory.appendingPathComponent("deadline.json").path
             try graph.write(toFile: graphFile, atomically: true, encoding: .utf8)
             return graphFile

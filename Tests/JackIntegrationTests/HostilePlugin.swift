@@ -158,10 +158,7 @@ struct HostilePlugin {
 
     /// Builds `libhostile.so` into the folder.
     func build() throws {
-        let file = folder + "/hostile.c"
-        try source.write(toFile: file, atomically: true, encoding: .utf8)
-        try CachedCBuild.build(["-std=c99", "-O2", "-shared", "-fPIC", "-I", Repository.path("Sources/IAAPluginABI/include"), file],
-                               output: folder + "/libhostile.so")
+        try CachedCBuild.plugin(source, output: folder + "/libhostile.so")
     }
 
     /// A graph whose one app, isolated, is `#id` of the library.

@@ -93,10 +93,7 @@ IAA_PLUGIN_EXPORT const iaa_plugin_list *iaa_plugin_entry(void) { return &list; 
 
     /// Builds `libbad.so` into `directory` (a copy of the one build of this source).
     static func build(in directory: URL) throws {
-        let file = directory.appendingPathComponent("bad.c").path
-        try source.write(toFile: file, atomically: true, encoding: .utf8)
-        try CachedCBuild.build(["-std=c99", "-O2", "-shared", "-fPIC", "-I", Repository.path("Sources/IAAPluginABI/include"), file, "-lm"],
-                               output: directory.appendingPathComponent("libbad.so").path)
+        try CachedCBuild.plugin(source, output: directory.appendingPathComponent("libbad.so").path)
     }
 
     /// A graph: a tone into `good` (a gain, to @playback) and into the bad app (to nothing);

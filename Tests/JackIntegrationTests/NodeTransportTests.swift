@@ -68,10 +68,7 @@ extension JackIntegration {
             let directory = try JackHarness.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
-            let sourceFile = directory.appendingPathComponent("remote.c").path
-            try Self.source.write(toFile: sourceFile, atomically: true, encoding: .utf8)
-            try CachedCBuild.build(["-std=c99", "-O2", "-shared", "-fPIC", "-I", Repository.path("Sources/IAAPluginABI/include"), sourceFile],
-                                   output: directory.appendingPathComponent("libremote.so").path)
+            try CachedCBuild.plugin(Self.source, output: directory.appendingPathComponent("libremote.so").path)
             let graph = directory.appendingPathComponent("remote.json").path
             try #"{ "format": "iaa-graph/1", "name": "remote", "apps": [ { "id": "remote", "plugin": "libremote.so" } ] }"#
                 .write(toFile: graph, atomically: true, encoding: .utf8)

@@ -41,6 +41,17 @@ extension JackIntegration {
             return samples.isEmpty ? 0 : samples[samples.count / 2]
         }
 
+        /// Whether `port` plays at `expected` (within 0.001) in a take within 5 s, taking it again
+        /// meanwhile, and the level of the last take.
+        func settledLevel(_ port: String, at expected: Float) throws -> (reached: Bool, heard: Float) {
+            var heard: Float = 0
+            let reached = try waitUntil(seconds: 5) {
+                heard = try level(port)
+                return abs(heard - expected) < 0.001
+            }
+            return (reached, heard)
+        }
+
         func record(_ port: String, seconds: Int) throws -> [Float] {
             let directory = try JackHarness.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -190,21 +201,15 @@ extension JackIntegration {
             defer { running.stop() }
             // The engine says it runs once its ports are in place; the app's isolated child can
             // start playing later than a first take on a busy machine, so it is taken again.
-            var first: Float = 0
-            #expect(try waitUntil(seconds: 5) {
-                first = try level("t-rlw:dc.out")
-                return abs(first - 0.125) < 0.001
-            }, "the first build plays at \(first), not 0.125")
+            let first = try settledLevel("t-rlw:dc.out", at: 0.125)
+            #expect(first.reached, "the first build plays at \(first.heard), not 0.125")
             try build(in: folder, level: 0.5)
             #expect(waitUntil(seconds: 5) { running.engine.stderr.contains("iaa: reloaded \"dc\" from the rebuilt") },
                     "no reload within 5 s; stderr:\n\(running.engine.stderr)")
             // The swap fades the new build in once the watcher saw the file settle: on a busy
             // machine a second's recording can still hold the end of the fade, so it is taken again.
-            var heard: Float = 0
-            #expect(try waitUntil(seconds: 5) {
-                heard = try level("t-rlw:dc.out")
-                return abs(heard - 0.25) < 0.001
-            }, "dc.out at \(heard) after the reload, not 0.25")
+            let reloaded = try settledLevel("t-rlw:dc.out", at: 0.25)
+            #expect(reloaded.reached, "dc.out at \(reloaded.heard) after the reload, not 0.25")
             #expect(try running.result("get", ["app": "dc", "param": "level"])["parameters"]?.arrayValue?.first?["value"]?.doubleValue == 0.5)
             #expect(leftoverCopies(of: running.engine).isEmpty)
         }

@@ -31,6 +31,18 @@ public enum CachedCBuild {
         try build(["-O2", "-shared", "-fPIC", Repository.path("tools/rt-counter.c"), "-ldl"], name: "librtcounter.so")
     }
 
+    /// A plugin library at `output` (`…/libNAME.so`) from C `source`, written beside it as
+    /// `NAME.c`, built against the plugin ABI's header as docs/plugins.md builds one.
+    public static func plugin(_ source: String, output: String) throws {
+        let url = URL(fileURLWithPath: output)
+        let library = url.deletingPathExtension().lastPathComponent
+        let name = library.hasPrefix("lib") ? String(library.dropFirst(3)) : library
+        let file = url.deletingLastPathComponent().appendingPathComponent(name + ".c").path
+        try source.write(toFile: file, atomically: true, encoding: .utf8)
+        try build(["-std=c99", "-O2", "-shared", "-fPIC", "-I", Repository.path("Sources/IAAPluginABI/include"), file, "-lm"],
+                  output: output)
+    }
+
     /// A copy of the kept build at `output` (a new file, as the linker writes one).
     public static func build(_ arguments: [String], output: String) throws {
         let kept = try build(arguments, name: URL(fileURLWithPath: output).lastPathComponent)

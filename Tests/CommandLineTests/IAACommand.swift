@@ -37,13 +37,10 @@ enum IAACommand {
 
         /// Waits for the exit, killing the process after `timeout` so a hang fails the test instead of the run.
         func finish(timeout: Duration = .seconds(20)) throws -> CommandResult {
-            let deadline = ContinuousClock.now + timeout
-            while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
-            if process.isRunning {
-                process.terminate()
+            if !process.waitForExit(seconds: Double(timeout.components.seconds)) {
+                process.end(with: SIGTERM)
                 Issue.record("iaa \(process.arguments ?? []) did not finish within \(timeout)")
             }
-            process.waitUntilExit()
             return CommandResult(status: process.terminationStatus,
                                  stdout: try String(contentsOfFile: directory + "/stdout", encoding: .utf8),
                                  stderr: try String(contentsOfFile: directory + "/stderr", encoding: .utf8))

@@ -44,10 +44,7 @@ extension JackIntegration {
             var token: String { String(url.split(separator: "=").last ?? "") }
 
             func stop() {
-                if process.isRunning {
-                    kill(process.processIdentifier, SIGTERM)
-                    process.waitUntilExit()
-                }
+                #expect(process.end(with: SIGTERM), "iaa dashboard did not exit within 15 s of SIGTERM")
                 try? FileManager.default.removeItem(atPath: folder)
             }
         }

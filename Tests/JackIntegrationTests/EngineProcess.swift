@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TestKit
 
 /// A running `iaa run` under test: started, waited for until its ports exist, stopped with SIGTERM.
@@ -43,12 +44,12 @@ final class EngineProcess {
         (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
     }
 
-    /// Sends SIGTERM and waits; returns the exit status.
+    /// Sends SIGTERM and waits for the exit; returns the exit status. An engine still running 15 s
+    /// later is killed and the test fails, with what it said.
     @discardableResult
     func stop() -> Int32 {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
+        if !process.end(with: SIGTERM, within: 15) {
+            Issue.record("iaa run -n \(client) did not exit within 15 s of SIGTERM and was killed; stderr:\n\(stderr)")
         }
         return process.terminationStatus
     }

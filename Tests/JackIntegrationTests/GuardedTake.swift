@@ -49,15 +49,17 @@ struct GuardedTake {
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: "/usr/bin/jack_rec")
         recorder.arguments = ["-f", file, "-d", String(seconds), port]
-        let errors = Pipe()
+        let errors = directory.appendingPathComponent("jack_rec.log")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         recorder.standardOutput = FileHandle.nullDevice
-        recorder.standardError = errors
+        recorder.standardError = try FileHandle(forWritingTo: errors)
         try recorder.run()
-        defer { if recorder.isRunning { recorder.terminate() } }
+        defer { recorder.end(with: SIGKILL) }
         usleep(700_000)
         try change()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        recorder.waitUntilExit()
+        let finished = recorder.waitForExit(seconds: Double(seconds) + 10)
+        let said = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+        guard finished else { throw GuardedTakeError(message: "jack_rec \(port) for \(seconds) s had not finished 10 s later; it said: \(said)") }
         let after = try gaps()
         var gap: [String] = []
         if after != before { gap.append("xruns and late cycles went from \(before) to \(after)") }
@@ -65,4 +67,9 @@ struct GuardedTake {
         return GuardedTake(samples: Array(try SoundFileReader(path: file).readAll()[0].dropFirst(2_400)),
                            gap: gap.isEmpty ? nil : gap.joined(separator: "; "))
     }
+}
+
+struct GuardedTakeError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }

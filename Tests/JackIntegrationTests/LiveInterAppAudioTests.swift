@@ -30,7 +30,9 @@ extension JackIntegration {
             try process.run()
             input.fileHandleForWriting.write(Data("\(command)\nexit\n".utf8))
             try input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            let finished = process.waitForExit(seconds: 10)
+            if !finished { process.end(with: SIGKILL) }
+            #expect(finished, "jack_transport \(command) did not finish within 10 s")
             usleep(200_000)
         }
 

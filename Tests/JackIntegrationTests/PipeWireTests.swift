@@ -36,9 +36,7 @@ extension JackIntegration {
                 return process
             }
             func stop(_ process: Process) {
-                guard process.isRunning else { return }
-                kill(process.processIdentifier, SIGTERM)
-                process.waitUntilExit()
+                #expect(process.end(with: SIGTERM), "\(process.arguments ?? []) did not exit within 15 s of SIGTERM")
             }
             func pwJack(_ arguments: [String]) throws -> CommandResult {
                 try runCommand("/usr/bin/pw-jack", arguments, environment: environment.compactMapValues { $0 },

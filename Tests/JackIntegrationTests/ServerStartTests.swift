@@ -36,8 +36,7 @@ extension JackIntegration {
                 if ports.contains("t-auto:mix.out") { break }
                 usleep(100_000)
             }
-            kill(process.processIdentifier, SIGINT)
-            process.waitUntilExit()
+            #expect(process.end(with: SIGINT), "iaa run did not exit within 15 s of SIGINT")
             let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(ports.contains("t-auto:mix.out"), "ports seen: \(ports); stderr:\n\(log)")
             #expect(ports.contains("system:playback_1"))

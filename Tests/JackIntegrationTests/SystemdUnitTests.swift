@@ -82,8 +82,7 @@ extension JackIntegration {
             defer { if second.isRunning { kill(second.processIdentifier, SIGKILL); second.waitUntilExit() } }
             let frequency = try client().call("get", params: ["app": "tone", "param": "frequency"]).get()
             #expect(frequency["parameters"]?.arrayValue?.first?["value"]?.doubleValue == 300)
-            kill(second.processIdentifier, SIGTERM)
-            second.waitUntilExit()
+            #expect(second.end(with: SIGTERM), "the engine did not exit within 15 s of SIGTERM")
             #expect(second.terminationStatus == 0)
             #expect(!(try jackPorts()).contains { $0.hasPrefix("t-unit:") })
         }

@@ -21,12 +21,26 @@ public struct CommandResult: Sendable {
     }
 }
 
+/// A command that had not finished when its time was up; it was killed.
+public struct CommandTimedOut: Error, CustomStringConvertible {
+    public let command: [String]
+    public let seconds: Double
+    /// What it had printed by then.
+    public let printed: CommandResult
+
+    public var description: String {
+        "\(command.joined(separator: " ")) did not finish within \(String(format: "%g", seconds)) s and was killed; it had printed:\n\(printed.output)"
+    }
+}
+
 /// Runs a program to completion. A bare name is looked up on PATH; `environment` is merged into
 /// this process's and `removing` names variables to unset. Output goes through files, not pipes:
-/// a full pipe would block the child while we wait for it.
+/// a full pipe would block the child while we wait for it. A program still running after
+/// `timeout` seconds is killed and ``CommandTimedOut`` thrown: a hang fails its test, not the run.
 @discardableResult
 public func runCommand(_ executable: String, _ arguments: [String], directory: String? = nil,
-                       environment: [String: String] = [:], removing: [String] = []) throws -> CommandResult {
+                       environment: [String: String] = [:], removing: [String] = [],
+                       timeout: Double = 600) throws -> CommandResult {
     let folder = try makeTemporaryDirectory("command")
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let outPath = folder + "/stdout", errPath = folder + "/stderr"
@@ -44,12 +58,15 @@ public func runCommand(_ executable: String, _ arguments: [String], directory: S
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    process.waitUntilExit()
+    let finished = process.waitForExit(seconds: timeout)
+    if !finished { process.end(with: SIGKILL, within: 5) }
     try out.close()
     try err.close()
-    return CommandResult(status: process.terminationStatus,
-                         stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-                         stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    let result = CommandResult(status: process.terminationStatus,
+                               stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+                               stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    guard finished else { throw CommandTimedOut(command: [executable] + arguments, seconds: timeout, printed: result) }
+    return result
 }
 
 /// Polls `condition` every 50 ms for up to `seconds`; true as soon as it holds.

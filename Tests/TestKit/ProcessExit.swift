@@ -15,7 +15,9 @@ extension Process {
     }
 
     /// Sends `signal` and waits up to `seconds` for the exit; a process still running then is sent
-    /// SIGKILL. True when `signal` ended it in time (or it had already exited).
+    /// SIGKILL. True when `signal` ended it in time (or it had already exited). A child inherits
+    /// the signals its test's thread blocks, SIGTERM and SIGINT among them (a dispatch worker
+    /// blocks them): only a program that handles them itself (iaa, jackd, sh) ends on them.
     @discardableResult
     public func end(with signal: Int32 = SIGTERM, within seconds: Double = 15) -> Bool {
         guard isRunning else { return true }

@@ -115,6 +115,11 @@ final class ProgramApps: @unchecked Sendable {
                 made.append(pair)
             }
         }
+        // A program registers its ports as it goes: while it had one output, that one fed every
+        // play end; the pairing its ports make now replaces the routes an earlier pass made.
+        for stale in client.routed where !pairs.contains(stale) && host.backend.isConnected(stale[0], stale[1]) {
+            _ = host.connections.disconnect(stale[0], stale[1])
+        }
         let paired = Set(pairs.flatMap { $0 })
         client.unrouted = (ports.outputs + ports.inputs).filter { !paired.contains($0) }
         client.routed = pairs.filter { host.backend.isConnected($0[0], $0[1]) }

@@ -108,6 +108,23 @@ struct LiveCoreTests {
         #expect(try live.app("music")?["session"]?["active"]?.boolValue == true)
     }
 
+    @Test("a program that registers its ports one at a time ends routed as if it had registered them together: the mono fan-out of its first port is undone")
+    func programPortsOneAtATime() throws {
+        let live = try LiveCore(Self.programGraph)
+        let mpv = LiveCore.process(702, "/usr/bin/mpv")
+        live.backend.addClient("zzmpv", outputs: ["out_0"], process: mpv)
+        live.settle()
+        // One output for the app's two: it feeds both, as a mono program should.
+        #expect(live.backend.isConnected("zzmpv:out_0", "iaa:music.play_1"))
+        #expect(live.backend.isConnected("zzmpv:out_0", "iaa:music.play_2"))
+        live.backend.addClient("zzmpv", outputs: ["out_1"], process: mpv)
+        live.settle()
+        #expect(live.backend.connections(of: "iaa:music.play_1") == ["zzmpv:out_0"])
+        #expect(live.backend.connections(of: "iaa:music.play_2") == ["zzmpv:out_1"])
+        let client = try live.app("music")?["program"]?["clients"]?.arrayValue?.first
+        #expect(client?["ports"]?.arrayValue?.count == 2, "\(String(describing: client))")
+    }
+
     @Test("a client whose process cannot be told is refused where the app names an executable")
     func unknownProcessRefused() throws {
         let live = try LiveCore(Self.programGraph)

@@ -17,27 +17,26 @@ struct ProcessHelperTests {
         #expect(error?.printed.status == SIGKILL)
     }
 
+    /// `sh -c "TRAP; echo ready; …"` looping until a signal ends it, once it has said ready. Through
+    /// sh, which unblocks the signals: a child inherits those its test thread blocks, SIGTERM among them.
+    func looping(trap: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "trap \(trap) TERM; echo ready; while :; do sleep 0.05; done"]
+        let ready = Pipe()
+        process.standardOutput = ready
+        try process.run()
+        _ = ready.fileHandleForReading.availableData
+        return process
+    }
+
     @Test("end sends its signal and says whether that ended the process; one that ignores it is killed")
     func endEscalates() throws {
-        // Both through sh, which unblocks the signals: a child inherits those the test thread
-        // that starts it blocks, SIGTERM among them.
-        let polite = Process()
-        polite.executableURL = URL(fileURLWithPath: "/bin/sh")
-        polite.arguments = ["-c", "trap 'exit 3' TERM; echo ready; while :; do sleep 0.05; done"]
-        let politeReady = Pipe()
-        polite.standardOutput = politeReady
-        try polite.run()
-        _ = politeReady.fileHandleForReading.availableData
+        let polite = try looping(trap: "'exit 3'")
         #expect(polite.end(with: SIGTERM, within: 5))
         #expect(polite.terminationReason == .exit && polite.terminationStatus == 3)
 
-        let stubborn = Process()
-        stubborn.executableURL = URL(fileURLWithPath: "/bin/sh")
-        stubborn.arguments = ["-c", "trap '' TERM; echo ready; while :; do sleep 0.05; done"]
-        let ready = Pipe()
-        stubborn.standardOutput = ready
-        try stubborn.run()
-        _ = ready.fileHandleForReading.availableData
+        let stubborn = try looping(trap: "''")
         #expect(!stubborn.end(with: SIGTERM, within: 0.3))
         #expect(!stubborn.isRunning && stubborn.terminationStatus == SIGKILL)
     }

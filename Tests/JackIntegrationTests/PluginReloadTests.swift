@@ -213,7 +213,7 @@ extension JackIntegration {
             // The swap fades the new build in once the watcher saw the file settle: on a busy
             // machine a second's recording can still hold the end of the fade, so it is taken again.
             let reloaded = try settledLevel("t-rlw:dc.out", at: 0.25)
-            #expect(reloaded.reached, "dc.out at \(reloaded.heard) after the reload, not 0.25")
+            #expect(reloaded.reached, "dc.out at \(reloaded.heard) after the reload, not 0.25; stderr:\n\(running.engine.stderr)")
             #expect(try running.result("get", ["app": "dc", "param": "level"])["parameters"]?.arrayValue?.first?["value"]?.doubleValue == 0.5)
             #expect(leftoverCopies(of: running.engine).isEmpty)
         }

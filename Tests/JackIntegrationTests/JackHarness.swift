@@ -15,6 +15,16 @@ enum JackHarness {
     }
 }
 
+/// Runs a Python script that opens JACK clients (python3-jack-client) to its end and returns
+/// what it did. The script leaves through `os._exit` once it has printed, without closing its
+/// clients: libjack deadlocked in `jack_client_close` while the interpreter finalized a script's
+/// clients (gdb: the main thread waiting on a mutex in it), which held a lane for good. The server
+/// drops the clients of a process that has gone. A script that raises ends as usual.
+func runJackPython(_ script: String, environment: [String: String] = [:], timeout: Double = 60) throws -> CommandResult {
+    try runCommand("/usr/bin/python3", ["-c", script + "\nimport os, sys; sys.stdout.flush(); sys.stderr.flush(); os._exit(0)\n"],
+                   environment: environment, timeout: timeout)
+}
+
 /// The port names `jack_lsp` lists (with `-c`, connections are indented under their port).
 func jackPorts(_ extra: [String] = [], server: String? = nil) throws -> [String] {
     try runCommand("jack_lsp", (server.map { ["-s", $0] } ?? []) + extra).stdout.split(separator: "\n").map(String.init)

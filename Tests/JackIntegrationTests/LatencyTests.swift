@@ -188,7 +188,7 @@ extension JackIntegration {
             #expect(mix?["latency"]?["outside"]?.intValue == 8191)
             // Heard: a JACK client plays a 442.436 Hz sine into both inputs (8191 frames are
             // 75.5 of its periods, so copies not aligned would cancel) and records the mixer.
-            let heard = try runCommand("/usr/bin/python3", ["-c", """
+            let heard = try runJackPython("""
                 import jack, numpy, time
                 c = jack.Client("t-lat5-peer", no_start_server=True)
                 out = c.outports.register("out"); into = c.inports.register("in")
@@ -209,7 +209,7 @@ extension JackIntegration {
                 taken = numpy.concatenate(state["taken"])[-int(0.5 * c.samplerate):]
                 step = c.samplerate // 10
                 print(max(float(numpy.sqrt(numpy.mean(taken[k:k + step] ** 2))) for k in range(0, len(taken) - step + 1, step)))
-                """])
+                """)
             try #require(heard.status == 0, "\(heard.output)")
             let rms = try #require(Double(heard.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(heard.output)")
             // Two copies of a 0.25 sine in phase: 0.5 / √2.

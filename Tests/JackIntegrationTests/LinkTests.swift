@@ -62,7 +62,7 @@ extension JackIntegration {
             }
 
             func python(_ script: String) throws -> String {
-                let result = try runCommand("/usr/bin/python3", ["-c", script], environment: ["JACK_DEFAULT_SERVER": server.name])
+                let result = try runJackPython(script, environment: ["JACK_DEFAULT_SERVER": server.name])
                 guard result.status == 0 else { throw EngineProcessError(message: "python: \(result.output)") }
                 return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             }

@@ -118,12 +118,12 @@ extension JackIntegration {
             _ = try runCommand("/bin/sh", ["-c", "printf 'play\\nquit\\n' | jack_transport"])
             #expect(try waitUntil(seconds: 5) { try transport()?["playing"]?.boolValue == true && (transport()?["bar"]?.intValue ?? 0) >= 2 })
             let ours = try #require(try transport())
-            let peer = try runCommand("/usr/bin/python3", ["-c", """
+            let peer = try runJackPython("""
                 import jack
                 c = jack.Client("t-bbt-peer", no_start_server=True)
                 state, p = c.transport_query()
                 print(p["bar"], p["beat"], p["beats_per_minute"])
-                """]).stdout.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                """).stdout.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             try #require(peer.count == 3, "python's transport_query gave no BBT position")
             #expect(ours["tempo"]?.doubleValue == 120 && peer[2] == 120)
             #expect(ours["beatsPerBar"]?.doubleValue == 4)

@@ -90,7 +90,7 @@ extension JackIntegration {
 
         /// The RMS of half a second of `port`, recorded by a python3-jack-client client.
         static func recordedRMS(_ port: String) throws -> Double {
-            let heard = try runCommand("/usr/bin/python3", ["-c", """
+            let heard = try runJackPython("""
                 import jack, numpy, time
                 c = jack.Client("t-par-peer", no_start_server=True)
                 into = c.inports.register("in")
@@ -107,7 +107,7 @@ extension JackIntegration {
                 signal = numpy.concatenate(taken)[-int(2 * c.samplerate):]
                 half = len(signal) // 4
                 print(float(numpy.median([numpy.sqrt(numpy.mean(signal[k:k + half] ** 2)) for k in range(0, 4 * half, half)])))
-                """])
+                """)
             try #require(heard.status == 0, "\(heard.output)")
             return try #require(Double(heard.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(heard.output)")
         }

@@ -37,8 +37,7 @@ enum IAACommand {
 
         /// Waits for the exit, killing the process after `timeout` so a hang fails the test instead of the run.
         func finish(timeout: Duration = .seconds(20)) throws -> CommandResult {
-            if !process.waitForExit(seconds: Double(timeout.components.seconds)) {
-                process.end(with: SIGTERM)
+            if !process.waitForExit(seconds: timeout / .seconds(1)) {
                 Issue.record("iaa \(process.arguments ?? []) did not finish within \(timeout)")
             }
             return CommandResult(status: process.terminationStatus,

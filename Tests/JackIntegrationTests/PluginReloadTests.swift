@@ -41,15 +41,16 @@ extension JackIntegration {
             return samples.isEmpty ? 0 : samples[samples.count / 2]
         }
 
-        /// Whether `port` plays at `expected` (within 0.001) in a take within 5 s, taking it again
-        /// meanwhile, and the level of the last take.
-        func settledLevel(_ port: String, at expected: Float) throws -> (reached: Bool, heard: Float) {
+        /// Expects `port` to play at `expected` (within 0.001) in a take within 5 s, taking it again
+        /// meanwhile: an isolated child can start playing, or end a fade, after a first take.
+        func expectLevel(_ port: String, settlesAt expected: Float, _ context: @autoclosure () -> String = "",
+                         sourceLocation: SourceLocation = #_sourceLocation) throws {
             var heard: Float = 0
             let reached = try waitUntil(seconds: 5) {
                 heard = try level(port)
                 return abs(heard - expected) < 0.001
             }
-            return (reached, heard)
+            #expect(reached, "\(port) at \(heard), not \(expected)\(context())", sourceLocation: sourceLocation)
         }
 
         func record(_ port: String, seconds: Int) throws -> [Float] {
@@ -92,8 +93,7 @@ extension JackIntegration {
             defer { running.stop() }
             _ = try running.result("set", ["app": "dc", "param": "level", "value": 0.8])
             #expect(try runCommand("jack_connect", ["t-rld:dc.out", "system:playback_1"]).status == 0)
-            let before = try settledLevel("t-rld:dc.out", at: 0.2)
-            #expect(before.reached, "dc.out at \(before.heard), not 0.2")
+            try expectLevel("t-rld:dc.out", settlesAt: 0.2)
 
             #expect(try rebuiltOnDisk("dc", running) == false)
             try build(in: folder, level: 0.5)
@@ -191,10 +191,7 @@ extension JackIntegration {
             }
             #expect(error.code == "libraryChanged")
             #expect(error.message.contains("changes the parameters of app \"dc\"") && error.message.contains("`iaa apply`"), "\(error.message)")
-            // Listened for until the isolated child plays, which on a busy machine can come after
-            // the refusal.
-            let kept = try settledLevel("t-rlc:dc.out", at: 0.125)
-            #expect(kept.reached, "dc.out at \(kept.heard), not 0.125")
+            try expectLevel("t-rlc:dc.out", settlesAt: 0.125)
         }
 
         @Test("with --watch, rewriting the library alone reloads it")
@@ -203,17 +200,11 @@ extension JackIntegration {
             defer { try? FileManager.default.removeItem(at: folder) }
             let running = try Running(graph: graph, client: "t-rlw", arguments: ["--watch"])
             defer { running.stop() }
-            // The engine says it runs once its ports are in place; the app's isolated child can
-            // start playing later than a first take on a busy machine, so it is taken again.
-            let first = try settledLevel("t-rlw:dc.out", at: 0.125)
-            #expect(first.reached, "the first build plays at \(first.heard), not 0.125")
+            try expectLevel("t-rlw:dc.out", settlesAt: 0.125, " (the first build)")
             try build(in: folder, level: 0.5)
             #expect(waitUntil(seconds: 5) { running.engine.stderr.contains("iaa: reloaded \"dc\" from the rebuilt") },
                     "no reload within 5 s; stderr:\n\(running.engine.stderr)")
-            // The swap fades the new build in once the watcher saw the file settle: on a busy
-            // machine a second's recording can still hold the end of the fade, so it is taken again.
-            let reloaded = try settledLevel("t-rlw:dc.out", at: 0.25)
-            #expect(reloaded.reached, "dc.out at \(reloaded.heard) after the reload, not 0.25; stderr:\n\(running.engine.stderr)")
+            try expectLevel("t-rlw:dc.out", settlesAt: 0.25, " after the reload; stderr:\n\(running.engine.stderr)")
             #expect(try running.result("get", ["app": "dc", "param": "level"])["parameters"]?.arrayValue?.first?["value"]?.doubleValue == 0.5)
             #expect(leftoverCopies(of: running.engine).isEmpty)
         }

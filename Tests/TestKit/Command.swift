@@ -59,7 +59,6 @@ public func runCommand(_ executable: String, _ arguments: [String], directory: S
     process.standardInput = FileHandle.nullDevice
     try process.run()
     let finished = process.waitForExit(seconds: timeout)
-    if !finished { process.end(with: SIGKILL, within: 5) }
     try out.close()
     try err.close()
     let result = CommandResult(status: process.terminationStatus,

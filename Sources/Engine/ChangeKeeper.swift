@@ -104,7 +104,9 @@ final class ChangeKeeper: @unchecked Sendable {
     }
 
     /// Keeps `changes` before they are made: on disk when this returns, or `notDurable` and
-    /// nothing is changed.
+    /// nothing is changed. No snapshot is written here, even when one is due: it would say it
+    /// includes these records while the graph it holds does not have their changes yet, and
+    /// deleting the records with it would lose them. ``made()`` writes it once they are made.
     func keep(_ changes: [KeptChange]) throws {
         guard !changes.isEmpty else { return }
         do {
@@ -115,6 +117,11 @@ final class ChangeKeeper: @unchecked Sendable {
             keeping.lastFailure = error.message
             throw notDurable(error.message, "nothing was changed")
         }
+    }
+
+    /// Every change kept so far is made (or undone by a record of its own): a snapshot now holds
+    /// them all, so one is written if enough records are kept.
+    func made() {
         snapshotWhenDue()
     }
 
@@ -142,6 +149,7 @@ final class ChangeKeeper: @unchecked Sendable {
         } catch {
             StandardError.warning("not kept: \(changes.map(\.kind).joined(separator: ", ")): \((error as? ControlError)?.message ?? "\(error)")")
         }
+        made()
     }
 
     /// The changes between `view` and now that `planned` did not already keep.

@@ -76,6 +76,8 @@ extension EngineCore: CommandHost {
         let outcome = try perform(command, at: now)
         if outcome.refusal != nil { keeping?.keepUndoing(planned) }
         if let before, let keeping { keeping.keepSeen(keeping.unplannedChanges(since: before, planned: planned)) }
+        // Only now, with the change made, may a snapshot include its record.
+        keeping?.made()
         publisher.publish(outcome.events)
         if method.isSessionAction { return outcome.sessionReply(sessions: sessions.policy.states) }
         if let refusal = outcome.refusal { throw ControlError(refusal) }

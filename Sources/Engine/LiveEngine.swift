@@ -97,14 +97,22 @@ public struct LiveEngine {
             return 1
         }
 
-        // What was kept for this client, resumed when the file is the one it grew from.
+        // What was kept for this client and graph file, resumed when the file is the one it grew
+        // from. What the start made of it is said once the start goes on (a start that fails on
+        // JACK or the control socket drops nothing: the next one reads the same state).
         var keeping: Keeping?
         var loaded = file, held: [[String]] = []
+        var keptReport: [(line: String, level: LogLevel)] = []
         if options.keepState {
-            let opened = StateKeeper.open(folder: options.stateFolder ?? StateKeeper.defaultFolder(), client: clientName, fresh: options.fresh)
+            let base = options.stateFolder ?? StateKeeper.defaultFolder()
+            let place = StatePlace(base: base, client: clientName, graphPath: options.graphPath)
+            if let moved = place.adoptEarlierLayout(base: base, client: clientName, sourceText: fileText) {
+                keptReport.append(("kept state: \(moved)", .info))
+            }
+            let opened = StateKeeper.open(place, fresh: options.fresh)
             let chosen = KeptStart.choose(opened, path: options.graphPath, fileText: fileText, file: file, grants: grants)
             (loaded, held) = (chosen.loaded, chosen.held)
-            for line in chosen.start.report { StandardError.write("iaa: \(line)", level: chosen.start.discarded.isEmpty ? .info : .warning) }
+            keptReport += chosen.start.report.map { ($0, chosen.start.discarded.isEmpty ? .info : .warning) }
             keeping = Keeping(keeper: opened.keeper, source: options.graphPath, sourceText: fileText, start: chosen.start)
         }
         guard let graph = loaded.graph, let description = loaded.description else { return 1 }
@@ -139,7 +147,6 @@ public struct LiveEngine {
             core.adopt(backend)
             let startEvents = try core.startUp()
             for warning in try core.goLive(startEvents: startEvents) { StandardError.warning(warning) }
-            core.queue.sync { core.keeping?.started() }
             let path = options.socketPath ?? ControlServer.defaultPath(client: backend.clientName)
             let server = try ControlServer(path: path, queue: core.queue,
                                            diagnostics: { StandardError.write("iaa: control: \($0)", level: .warning) },
@@ -154,6 +161,10 @@ public struct LiveEngine {
                 }
                 StandardError.write("iaa: watching the plugin libraries' folders; a rebuilt library is reloaded")
             }
+            // The start goes on: what it made of the kept state is said, and the first snapshot
+            // of the graph it runs replaces that state.
+            for report in keptReport { StandardError.write("iaa: \(report.line)", level: report.level) }
+            core.queue.sync { core.keeping?.started() }
             server.start()
             StandardError.write("iaa: control socket \(path)")
             if let primary = options.primary {

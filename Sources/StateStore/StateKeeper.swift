@@ -1,20 +1,21 @@
 import Foundation
 
-/// One JACK client's kept state (docs/state.md): `CLIENT.snapshot.json`, the whole state at one
-/// point, and `CLIENT.journal.sqlite`, every change acknowledged since. Opening never fails: what
+/// One engine's kept state (docs/state.md) in its ``StatePlace``: `NAME.snapshot.json`, the whole
+/// state at one point, and `NAME.journal.sqlite`, every change acknowledged since. Opening never fails: what
 /// cannot be read is moved aside and said, and while nothing can be written `unwritable` says
 /// why (the engine then refuses changes rather than acknowledge what it cannot keep).
 public final class StateKeeper {
     public let folder: String
-    public let client: String
+    /// The files' name before `.snapshot.json` and `.journal.sqlite`.
+    public let name: String
     private var journal: StateJournal?
     /// The last record the snapshot on disk includes; nil while there is no snapshot.
     private(set) var snapshotSeq: Int64?
     /// Why changes cannot be kept now; nil while they can.
     public private(set) var unwritable: String?
 
-    public var snapshotPath: String { folder + "/" + client + ".snapshot.json" }
-    public var journalPath: String { folder + "/" + client + ".journal.sqlite" }
+    public var snapshotPath: String { folder + "/" + name + ".snapshot.json" }
+    public var journalPath: String { folder + "/" + name + ".journal.sqlite" }
     /// The number of the last change kept.
     public var lastSeq: Int64 { journal?.lastSeq ?? snapshotSeq ?? 0 }
     /// Changes kept since the snapshot.
@@ -35,15 +36,20 @@ public final class StateKeeper {
         return state + "/iaa"
     }
 
-    private init(folder: String, client: String) {
+    private init(folder: String, name: String) {
         self.folder = folder
-        self.client = client
+        self.name = name
     }
 
-    /// Opens `client`'s state in `folder` (created 0700 when missing). With `fresh`, what was
-    /// kept is deleted and nothing is read.
-    public static func open(folder: String, client: String, fresh: Bool) -> Opened {
-        let keeper = StateKeeper(folder: folder, client: client)
+    /// Opens the state kept in `place` (its folder created 0700 when missing).
+    public static func open(_ place: StatePlace, fresh: Bool) -> Opened {
+        open(folder: place.folder, name: place.name, fresh: fresh)
+    }
+
+    /// Opens the state kept as `name` in `folder` (created 0700 when missing). With `fresh`, what
+    /// was kept is deleted and nothing is read.
+    public static func open(folder: String, name: String, fresh: Bool) -> Opened {
+        let keeper = StateKeeper(folder: folder, name: name)
         var discarded: [String] = []
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
@@ -104,7 +110,7 @@ public final class StateKeeper {
     /// The journal as it is, from a copy: SQLite cannot open a log it may not write beside, and a
     /// read-only folder may still hold the log of an engine that was killed.
     private func readOnlyCopy(after seq: Int64) throws(StateStoreError) -> StateJournal {
-        let copy = NSTemporaryDirectory() + "iaa-journal-\(getpid())-\(client)"
+        let copy = NSTemporaryDirectory() + "iaa-journal-\(getpid())-\(name)"
         try? FileManager.default.removeItem(atPath: copy)
         defer { try? FileManager.default.removeItem(atPath: copy) }
         do {

@@ -1,6 +1,7 @@
 import AudioGraph
 @testable import Engine
 import Foundation
+import GraphFormat
 import StateStore
 import TestKit
 import Testing
@@ -20,7 +21,7 @@ struct ChangeKeeperTests {
     /// The component on a fresh state folder, its first snapshot written as at the engine's start.
     static func keeper(_ host: StandInHost) throws -> (ChangeKeeper, folder: String) {
         let folder = try makeTemporaryDirectory("kept")
-        let opened = StateKeeper.open(folder: folder, client: "iaa", fresh: true)
+        let opened = StateKeeper.open(folder: folder, name: "iaa", fresh: true)
         let keeper = ChangeKeeper(Keeping(keeper: opened.keeper, source: "graph.json", sourceText: graph, start: KeptStart()), host: host)
         keeper.started()
         return (keeper, folder)
@@ -28,7 +29,7 @@ struct ChangeKeeperTests {
 
     /// What the state folder holds after the snapshot, as the next start would read it.
     static func kept(in folder: String) -> [KeptChange] {
-        StateKeeper.open(folder: folder, client: "iaa", fresh: false).records.compactMap { KeptChange(kind: $0.kind, body: $0.body) }
+        StateKeeper.open(folder: folder, name: "iaa", fresh: false).records.compactMap { KeptChange(kind: $0.kind, body: $0.body) }
     }
 
     @Test("a parameter change and a connection are worked out before they are made and kept in order; a connection that would be refused plans nothing")
@@ -68,5 +69,45 @@ struct ChangeKeeperTests {
             .jackConnect(from: "g:out", to: "rec:in", ports: ["iaa:g.out", "rec:in"]),
             .jackDisconnect(from: "g:out", to: "system:playback_2", ports: ["iaa:g.out", "system:playback_2"], rule: true),
         ])
+    }
+}
+
+/// The live core keeping its state as `iaa run` does, driven by requests: what it acknowledged
+/// is what a start after a kill (no clean stop, no last snapshot) resumes.
+@Suite("Kept state through the live core's requests")
+struct KeptRequestTests {
+    static let graph = """
+        { "format": "iaa-graph/1", "name": "kept",
+          "apps": [ { "id": "tone", "plugin": "builtin:oscillator" }, { "id": "other", "plugin": "builtin:oscillator" } ] }
+        """
+
+    @Test("a snapshot that falls due while a set is kept holds that set: after the engine dies, every acknowledged value is back, across several snapshots")
+    func snapshotDueDuringAChange() throws {
+        let folder = try TemporaryDirectory("kept-requests")
+        let live = try LiveCore(Self.graph)
+        let opened = StateKeeper.open(folder: folder.path, name: "iaa", fresh: true)
+        live.core.queue.sync {
+            live.core.keeping = ChangeKeeper(Keeping(keeper: opened.keeper, source: "graph.json", sourceText: Self.graph, start: KeptStart()), host: live.core)
+            live.core.keeping?.started()
+        }
+        // Past two snapshots (one per 256 records), each value acknowledged by its reply; the
+        // last set of each app falls on a record that makes a snapshot due (256, 512).
+        let per = Int(ChangeKeeper.recordsPerSnapshot)
+        var last: [String: Double] = [:]
+        for record in 1...(2 * per) {
+            let app = record % per == 0 ? "tone" : "other"
+            let value = Double(100 + record)
+            _ = try live.result("set", ["app": .string(app), "param": "frequency", "value": .number(value)])
+            last[app] = value
+        }
+        // What the next start reads, with no snapshot at exit: the engine was killed.
+        let resumed = StateKeeper.open(folder: folder.path, name: "iaa", fresh: false)
+        let file = GraphFile.load(text: Self.graph, file: "graph.json", registry: GraphLoading.registry)
+        let chosen = KeptStart.choose(resumed, path: "graph.json", fileText: Self.graph, file: file, grants: nil)
+        #expect(chosen.start.outcome == .resumed)
+        let apps = try #require(chosen.loaded.graph?.apps)
+        for app in apps {
+            #expect(app.parameters.first.map(Double.init) == last[app.id], "\(app.id): resumed \(app.parameters.first.map { "\($0)" } ?? "nothing"), acknowledged \(last[app.id] ?? 0)")
+        }
     }
 }

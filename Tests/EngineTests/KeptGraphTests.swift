@@ -87,10 +87,10 @@ struct KeptStartTests {
 
     /// A folder holding a snapshot of `file` and `records` after it, opened again.
     private func opened(_ records: [(kind: String, body: String)], in folder: TemporaryDirectory) throws -> StateKeeper.Opened {
-        let first = StateKeeper.open(folder: folder.path, client: "iaa", fresh: false)
+        let first = StateKeeper.open(folder: folder.path, name: "iaa", fresh: false)
         try first.keeper.writeSnapshot(source: "g.json", sourceText: Self.file, graph: Self.file, held: [])
         for record in records { try first.keeper.append([record], at: 0) }
-        return StateKeeper.open(folder: folder.path, client: "iaa", fresh: false)
+        return StateKeeper.open(folder: folder.path, name: "iaa", fresh: false)
     }
 
     private func frequency(_ loaded: GraphLoadResult) -> Float? { loaded.graph?.apps.first?.parameters.first }

@@ -147,6 +147,38 @@ extension JackIntegration {
             #expect(try place.result("get", ["app": "music", "param": "frequency"])["parameters"]?.arrayValue?.first?["value"]?.doubleValue == 330)
         }
 
+        @Test("two graph files under one client name keep their own state; a start that fails on JACK says nothing of dropping and changes nothing")
+        func eachGraphItsOwnState() throws {
+            let place = try Place(client: "t-kept-two")
+            let other = place.folder + "/demo.json"
+            try FileManager.default.copyItem(atPath: Repository.path("graphs/demo.json"), toPath: other)
+            let startOther = {
+                try EngineProcess(graph: other, client: place.client, environment: ["XDG_STATE_HOME": place.state],
+                                  arguments: ["--socket", place.socket])
+            }
+            let first = try place.start()
+            _ = try place.result("set", ["app": "music", "param": "frequency", "value": 700])
+            first.stop()
+            let demo = try startOther()
+            #expect(!demo.stderr.contains("dropped"), "\(demo.stderr)")
+            _ = try place.result("set", ["app": "tone", "param": "frequency", "value": 500])
+            // A second engine under the same client name: JACK refuses it, and it says nothing
+            // about the kept state it never used.
+            let refused = try runCommand(Repository.binary, ["run", place.graph, "-n", place.client, "--socket", place.folder + "/other.sock"],
+                                         environment: ["XDG_STATE_HOME": place.state], timeout: 30)
+            #expect(refused.status != 0)
+            #expect(!refused.stderr.contains("kept state"), "\(refused.stderr)")
+            demo.stop()
+            let again = try place.start()
+            #expect(try place.result("get", ["app": "music", "param": "frequency"])["parameters"]?.arrayValue?.first?["value"]?.doubleValue == 700)
+            #expect(again.stderr.contains("kept state: resumed"), "\(again.stderr)")
+            #expect(!again.stderr.contains("dropped"), "\(again.stderr)")
+            again.stop()
+            let demoAgain = try startOther()
+            defer { demoAgain.stop() }
+            #expect(try place.result("get", ["app": "tone", "param": "frequency"])["parameters"]?.arrayValue?.first?["value"]?.doubleValue == 500)
+        }
+
         @Test("--fresh starts from the file; --no-state keeps nothing")
         func freshAndNoState() throws {
             let place = try Place(client: "t-kept-fresh")

@@ -77,7 +77,9 @@ extension JackIntegration {
             kill(first.processIdentifier, SIGKILL)
             first.waitUntilExit()
             #expect(try waitUntil(seconds: 5) { try !jackPorts().contains { $0.hasPrefix("t-unit:") } })
-            #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/state/iaa/t-unit.snapshot.json").path))
+            // One folder per client, a snapshot per graph file in it.
+            let kept = (try? FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent(".local/state/iaa/t-unit").path)) ?? []
+            #expect(kept.contains { $0.hasPrefix("demo-") && $0.hasSuffix(".snapshot.json") }, "\(kept)")
             let second = try start()
             defer { if second.isRunning { kill(second.processIdentifier, SIGKILL); second.waitUntilExit() } }
             let frequency = try client().call("get", params: ["app": "tone", "param": "frequency"]).get()

@@ -16,25 +16,25 @@ import TestKit
 
     @Test func keptChangesComeBackInOrderAfterTheSnapshot() throws {
         let folder = try TemporaryDirectory("state")
-        let first = StateKeeper.open(folder: folder.path, client: "demo", fresh: false)
+        let first = StateKeeper.open(folder: folder.path, name: "demo", fresh: false)
         #expect(first.snapshot == nil && first.records.isEmpty && first.discarded.isEmpty)
         try snapshot(first.keeper)
         try keep(first.keeper, 1...3)
-        let again = StateKeeper.open(folder: folder.path, client: "demo", fresh: false)
+        let again = StateKeeper.open(folder: folder.path, name: "demo", fresh: false)
         #expect(again.snapshot?.held == [["a:x", "b:y"]])
         #expect(again.records.map(\.body) == ["{\"value\":1}", "{\"value\":2}", "{\"value\":3}"])
         #expect(again.records.map(\.seq) == [1, 2, 3])
         // A snapshot includes what came before it; numbering goes on after it.
         try snapshot(again.keeper, graph: "{\"after\":3}")
         try keep(again.keeper, 4...4)
-        let third = StateKeeper.open(folder: folder.path, client: "demo", fresh: false)
+        let third = StateKeeper.open(folder: folder.path, name: "demo", fresh: false)
         #expect(third.snapshot?.graph == "{\"after\":3}" && third.snapshot?.seq == 3)
         #expect(third.records.map(\.seq) == [4])
     }
 
     @Test func theFolderIsMadeForItsOwnerOnly() throws {
         let folder = try TemporaryDirectory("state")
-        let opened = StateKeeper.open(folder: folder.file("xdg/iaa"), client: "demo", fresh: false)
+        let opened = StateKeeper.open(folder: folder.file("xdg/iaa"), name: "demo", fresh: false)
         #expect(opened.keeper.unwritable == nil)
         let mode = try FileManager.default.attributesOfItem(atPath: folder.file("xdg/iaa"))[.posixPermissions] as? Int
         #expect(mode == 0o700)
@@ -42,16 +42,16 @@ import TestKit
 
     @Test func freshDeletesWhatWasKept() throws {
         let folder = try TemporaryDirectory("state")
-        let first = StateKeeper.open(folder: folder.path, client: "demo", fresh: false)
+        let first = StateKeeper.open(folder: folder.path, name: "demo", fresh: false)
         try snapshot(first.keeper)
         try keep(first.keeper, 1...2)
-        let fresh = StateKeeper.open(folder: folder.path, client: "demo", fresh: true)
+        let fresh = StateKeeper.open(folder: folder.path, name: "demo", fresh: true)
         #expect(fresh.snapshot == nil && fresh.records.isEmpty && fresh.discarded.isEmpty)
     }
 
     @Test func aTornLastRecordIsOneThatWasNeverKept() throws {
         let folder = try TemporaryDirectory("state")
-        let first = StateKeeper.open(folder: folder.path, client: "demo", fresh: false)
+        let first = StateKeeper.open(folder: folder.path, name: "demo", fresh: false)
         try snapshot(first.keeper)
         try keep(first.keeper, 1...5)
         // The log as a crash mid-write leaves it: the last frame cut short. The process that
@@ -63,18 +63,18 @@ import TestKit
         let wal = crashed.file("demo.journal.sqlite-wal")
         let size = try #require(FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int)
         #expect(truncate(wal, off_t(size - 100)) == 0)
-        let reopened = StateKeeper.open(folder: crashed.path, client: "demo", fresh: false)
+        let reopened = StateKeeper.open(folder: crashed.path, name: "demo", fresh: false)
         #expect(reopened.discarded.isEmpty)
         #expect(reopened.records.map(\.seq) == [1, 2, 3, 4])
         #expect(reopened.keeper.unwritable == nil)
         try keep(reopened.keeper, 6...6)
-        #expect(StateKeeper.open(folder: crashed.path, client: "demo", fresh: false).records.map(\.seq) == [1, 2, 3, 4, 5])
+        #expect(StateKeeper.open(folder: crashed.path, name: "demo", fresh: false).records.map(\.seq) == [1, 2, 3, 4, 5])
     }
 
     @Test func aDamagedJournalIsSetAsideAndTheSnapshotStands() throws {
         let folder = try TemporaryDirectory("state")
         do {
-            let first = StateKeeper.open(folder: folder.path, client: "demo", fresh: false)
+            let first = StateKeeper.open(folder: folder.path, name: "demo", fresh: false)
             try snapshot(first.keeper, graph: "{\"kept\":true}")
             try keep(first.keeper, 1...50)
         }
@@ -86,7 +86,7 @@ import TestKit
         try handle.seek(toOffset: 100)
         handle.write(Data(repeating: 0xA5, count: 3000))
         try handle.close()
-        let opened = StateKeeper.open(folder: folder.path, client: "demo", fresh: false)
+        let opened = StateKeeper.open(folder: folder.path, name: "demo", fresh: false)
         #expect(opened.snapshot?.graph == "{\"kept\":true}")
         #expect(opened.records.isEmpty)
         let said = try #require(opened.discarded.first)
@@ -94,13 +94,13 @@ import TestKit
         #expect(FileManager.default.fileExists(atPath: journal + ".damaged"))
         // Keeping goes on in a new journal, numbered after the snapshot.
         try keep(opened.keeper, 1...1)
-        #expect(StateKeeper.open(folder: folder.path, client: "demo", fresh: false).records.map(\.seq) == [1])
+        #expect(StateKeeper.open(folder: folder.path, name: "demo", fresh: false).records.map(\.seq) == [1])
     }
 
     @Test func aTruncatedJournalIsSetAside() throws {
         let folder = try TemporaryDirectory("state")
         do {
-            let first = StateKeeper.open(folder: folder.path, client: "demo", fresh: false)
+            let first = StateKeeper.open(folder: folder.path, name: "demo", fresh: false)
             try snapshot(first.keeper)
             try keep(first.keeper, 1...300)
             try first.keeper.writeSnapshot(source: "g.json", sourceText: "{}", graph: "{\"at\":300}", held: [])
@@ -109,7 +109,7 @@ import TestKit
         unlink(journal + "-wal")
         unlink(journal + "-shm")
         #expect(truncate(journal, 1500) == 0)
-        let opened = StateKeeper.open(folder: folder.path, client: "demo", fresh: false)
+        let opened = StateKeeper.open(folder: folder.path, name: "demo", fresh: false)
         #expect(opened.snapshot?.graph == "{\"at\":300}")
         #expect(opened.discarded.count == 1)
         #expect(opened.keeper.unwritable == nil)
@@ -119,7 +119,7 @@ import TestKit
         let folder = try TemporaryDirectory("state")
         let path = folder.file("demo.snapshot.json")
         try #"{"format": "iaa-state/7", "seq": 12, "graph": "{}"}"#.write(toFile: path, atomically: true, encoding: .utf8)
-        let opened = StateKeeper.open(folder: folder.path, client: "demo", fresh: false)
+        let opened = StateKeeper.open(folder: folder.path, name: "demo", fresh: false)
         #expect(opened.snapshot == nil)
         let said = try #require(opened.discarded.first)
         #expect(said.contains("iaa-state/7") && said.contains("newer"))
@@ -132,7 +132,7 @@ import TestKit
     @Test func aSnapshotThatIsNotOneIsSetAside() throws {
         let folder = try TemporaryDirectory("state")
         try "{\"format\": \"iaa-state/1\", \"seq\": ".write(toFile: folder.file("demo.snapshot.json"), atomically: true, encoding: .utf8)
-        let opened = StateKeeper.open(folder: folder.path, client: "demo", fresh: false)
+        let opened = StateKeeper.open(folder: folder.path, name: "demo", fresh: false)
         #expect(opened.snapshot == nil && opened.discarded.count == 1)
         #expect(FileManager.default.fileExists(atPath: folder.file("demo.snapshot.json.damaged")))
     }
@@ -144,7 +144,7 @@ import TestKit
         let mount = try runCommand("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", folder.path])
         try #require(mount.status == 0, "mounting a tmpfs needs root: \(mount.output)")
         defer { _ = try? runCommand("/bin/umount", [folder.path]) }
-        let opened = StateKeeper.open(folder: folder.path, client: "demo", fresh: false)
+        let opened = StateKeeper.open(folder: folder.path, name: "demo", fresh: false)
         try snapshot(opened.keeper)
         try keep(opened.keeper, 1...10)
         let filler = folder.file("filler")
@@ -164,7 +164,7 @@ import TestKit
         let kept = opened.keeper.lastSeq
         unlink(filler)
         try keep(opened.keeper, 1...1)
-        let again = StateKeeper.open(folder: folder.path, client: "demo", fresh: false)
+        let again = StateKeeper.open(folder: folder.path, name: "demo", fresh: false)
         #expect(again.discarded.isEmpty)
         #expect(again.records.last?.seq == kept + 1)
     }
@@ -176,12 +176,12 @@ import TestKit
         try #require(mount.status == 0, "mounting a tmpfs needs root: \(mount.output)")
         defer { _ = try? runCommand("/bin/umount", [folder.file("state")]) }
         do {
-            let opened = StateKeeper.open(folder: folder.file("state"), client: "demo", fresh: false)
+            let opened = StateKeeper.open(folder: folder.file("state"), name: "demo", fresh: false)
             try snapshot(opened.keeper, graph: "{\"ro\":1}")
             try keep(opened.keeper, 1...2)
         }
         #expect(try runCommand("/bin/mount", ["-o", "remount,ro", folder.file("state")]).status == 0)
-        let opened = StateKeeper.open(folder: folder.file("state"), client: "demo", fresh: false)
+        let opened = StateKeeper.open(folder: folder.file("state"), name: "demo", fresh: false)
         #expect(opened.snapshot?.graph == "{\"ro\":1}")
         #expect(opened.records.count == 2, "\(opened.discarded)")
         let why = try #require(opened.keeper.unwritable)

@@ -157,10 +157,8 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
         for (name, record) in records where !used.contains(name) {
             let port = record.pointee.port
             recordsByPort.withLock { $0.records[port] = nil }
-            askingServer {
-                jack_remove_properties(client, jack_port_uuid(port))
-                jack_port_unregister(client, port)
-            }
+            // The server removes the port's metadata as it unregisters it (see `close`).
+            askingServer { jack_port_unregister(client, port) }
             record.deinitialize(count: 1)
             record.deallocate()
             records[name] = nil
@@ -244,13 +242,20 @@ public final class JackBackend: AudioBackend, @unchecked Sendable {
         crewOwner?.abandon()
     }
 
-    /// Stops processing, removes our metadata and closes the client (which unregisters every port).
+    /// Stops processing and closes the client, which unregisters every port.
+    ///
+    /// The ports' metadata is not removed here: jackd removes a port's properties itself when it
+    /// unregisters the port, a closed client's and a killed one's alike. `jack_remove_properties`
+    /// scans jack2's whole metadata database for each port it is given, so removing 2,000 ports'
+    /// took longer than the bound `LiveEngine.close(_:within:)` gives the close; the process then
+    /// exited inside a scan, with a lock of the database (one per user, in /dev/shm) held for
+    /// good, and every later JACK client of the user hung (docs/reliability.md). The stop makes no
+    /// metadata call now, so it cannot leave the database locked, whenever its bound ends it.
     public func close() {
         guard !closed else { return }
         closed = true
         askingServer {
             if active { jack_deactivate(client) }
-            for record in records.values { jack_remove_properties(client, jack_port_uuid(record.pointee.port)) }
             jack_client_close(client)
         }
         active = false

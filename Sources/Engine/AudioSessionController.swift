@@ -173,6 +173,9 @@ public final class AudioSessionController {
         push()
     }
 
+    /// The gain the primary decided for `app`, while it decides for it.
+    func primaryGain(of app: String) -> Float? { primaryGains[app] }
+
     /// The primary is gone: this engine's own decisions apply again.
     func leavePrimary() {
         guard !primaryGains.isEmpty else { return }

@@ -87,6 +87,13 @@ struct EngineReport {
         status.outputs = outputs(app.id)
         status.latency = latency(index)
         status.session = host.sessions.policy.state(of: app.id).map(SessionLog.status)
+        // A satellite's app is heard at the gain its primary decided (docs/links.md), not at its
+        // own policy's: its session says so too, as its output and `gain` do.
+        if var session = status.session, let decided = host.sessions.primaryGain(of: app.id) {
+            session.gain = Double(decided)
+            session.ducked = session.active && decided > 0 && decided < 1
+            status.session = session
+        }
         status.program = host.programs.status(of: app)
         status.link = host.links.status(of: app, sampleRate: host.backend.sampleRate)
         return status

@@ -41,4 +41,19 @@ struct SatelliteLiveTests {
         _ = try live.result("status")
         #expect(live.lines(topic).compactMap { $0["decision"] }.count == 4)
     }
+
+    @Test("a satellite's app ducked by its primary's decision shows it in its session: the gain the primary decided, ducked, as its own gain does")
+    func satelliteShowsThePrimarysDecision() throws {
+        let live = try LiveCore(Self.graph, client: "rear")
+        _ = try live.result("session.activate", ["app": "rearMusic"])
+        live.core.queue.sync { live.core.sessions.followPrimary("rearMusic", gain: 0.2512) }
+        let app = try #require(try live.result("status")["apps"]?.arrayValue?.first { $0["id"]?.stringValue == "rearMusic" })
+        #expect(abs((app["gain"]?.doubleValue ?? 0) - 0.2512) < 0.0001, "\(app.text)")
+        #expect(abs((app["session"]?["gain"]?.doubleValue ?? 0) - 0.2512) < 0.0001, "\(app.text)")
+        #expect(app["session"]?["ducked"]?.boolValue == true, "\(app.text)")
+        // The primary gone, the app's own policy decides again: active at full gain.
+        live.core.queue.sync { live.core.sessions.leavePrimary() }
+        let after = try #require(try live.result("status")["apps"]?.arrayValue?.first { $0["id"]?.stringValue == "rearMusic" })
+        #expect(after["session"]?["gain"]?.doubleValue == 1 && after["session"]?["ducked"]?.boolValue == false, "\(after.text)")
+    }
 }

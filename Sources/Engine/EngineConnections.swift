@@ -90,7 +90,10 @@ final class EngineConnections: @unchecked Sendable {
     /// rule's pair removed by hand stays removed until its outside end appears again.
     func notified(_ source: String, _ destination: String, connected: Bool) -> Notice {
         let ours = ledger.notified([source, destination], connected: connected)
-        if connected { rules.book.unhold([source, destination]) }
+        // A connection the engine asked for was unheld when it asked (`willConnect`): its
+        // notification may come after a later request removed the pair again and held it, and
+        // unholding it then made a kept graph that connects what was acknowledged disconnected.
+        if connected, !ours { rules.book.unhold([source, destination]) }
         if !connected, !ours { rules.removedByHand(source, destination, on: ground) }
         let available = outputsReachOutside()
         guard available != routeAvailable else { return Notice(ours: ours, route: nil) }

@@ -29,6 +29,28 @@ struct LiveCoreTests {
         #expect(live.core.queue.sync { live.core.graph.apps[0].parameters[0] } == 300)
     }
 
+    @Test("a rule's pair connected and removed again by requests before JACK's first notification stays removed: the late notification of the connection does not make it a rule again")
+    func lateNotificationKeepsTheRemoval() throws {
+        let live = try LiveCore("""
+            { "format": "iaa-graph/1", "name": "held", "apps": [ { "id": "g", "plugin": "builtin:gain" } ],
+              "jack": { "connections": [ { "from": "g:out", "to": "system:playback_1" } ] } }
+            """)
+        let pair = ["iaa:g.out", "system:playback_1"]
+        _ = try live.result("disconnect", ["from": "iaa:g.out", "to": "system:playback_1"])
+        #expect(live.core.queue.sync { live.core.connections.rules.book.held.contains(pair) })
+        // As fast as the engine acknowledges: both requests answered before the server's
+        // notifications are taken on the queue, as with jackd under a client that does not wait.
+        live.core.queue.sync {
+            for method in ["connect", "disconnect"] {
+                _ = live.core.handle(ControlRequest(id: 1, method: method, params: ["from": "iaa:g.out", "to": "system:playback_1"],
+                                                    peer: ControlPeer(uid: getuid(), pid: 1), connection: 1))
+            }
+        }
+        live.settle()
+        #expect(live.core.queue.sync { live.core.connections.rules.book.held.contains(pair) }, "the removal by request was forgotten")
+        #expect(!(try live.result("status")["jackConnections"]?.arrayValue ?? []).contains { $0["from"]?.stringValue == "iaa:g.out" && $0["to"]?.stringValue == "system:playback_1" })
+    }
+
     @Test("a rule waits for its program, is made when it starts, stays removed when unplugged, and is made again when the program restarts")
     func rules() throws {
         let live = try LiveCore("""

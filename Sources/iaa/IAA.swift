@@ -22,6 +22,19 @@ struct IAA: ParsableCommand {
 
     /// The configuration file fills unset environment variables before any command reads them.
     static func main() {
+        // IAA_PARSE_ONLY=1: the arguments are parsed and validated as for a real run, the verb they
+        // name is printed, and nothing runs. The documentation's test checks every documented
+        // command line so, without an engine or a JACK server: `--help` cannot, since it prints
+        // help even after a misplaced option.
+        if ProcessInfo.processInfo.environment["IAA_PARSE_ONLY"] == "1" {
+            do {
+                let command = try parseAsRoot()
+                print(type(of: command).configuration.commandName ?? "iaa")
+                Foundation.exit(0)
+            } catch {
+                exit(withError: error)
+            }
+        }
         UserConfiguration.applyDefaults()
         // New Session Manager starts its clients by executable name alone, with NSM_URL set.
         if CommandLine.arguments.count == 1, let url = ProcessInfo.processInfo.environment["NSM_URL"], !url.isEmpty {

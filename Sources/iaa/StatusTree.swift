@@ -114,13 +114,23 @@ struct StatusTree {
     private static func plainRow(number: Int, app: AppStatus) -> Row {
         guard let session = app.session else {
             // A node, or a processing app the policy does not manage: what it is and who hosts it.
-            var words = [app.plugin] + (app.component.map { [$0] } ?? [])
+            var words = [shortPlugin(app.plugin)] + (app.component.map { [$0] } ?? [])
             if !app.hosts.isEmpty { words.append("→ " + app.hosts.joined(separator: ", ")) }
             return Row(foreground: false, number: number, id: app.id, description: words.joined(separator: " "),
                        state: "active" + gainText(app.gain))
         }
         return Row(foreground: session.foreground, number: number, id: app.id,
                    description: sessionDescription(app: app, session: session), state: state(session))
+    }
+
+    /// An LV2 plugin by the last part of its URI, `lv2:…/lookaheadLimiterConst`: the whole URI
+    /// (`lv2:http://plugin.org.uk/swh-plugins/lookaheadLimiterConst`) would widen the column of
+    /// every app to its length. `status --json` and `iaa dump` keep the whole reference.
+    static func shortPlugin(_ plugin: String) -> String {
+        guard plugin.hasPrefix("lv2:"), plugin.contains("://"),
+              let cut = plugin.lastIndex(where: { $0 == "/" || $0 == "#" }), plugin.index(after: cut) < plugin.endIndex
+        else { return plugin }
+        return "lv2:…" + plugin[cut...]
     }
 
     /// `category[/mode] [options]`, then `→ hosts` for a node that has a session too.

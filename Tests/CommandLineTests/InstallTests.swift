@@ -34,4 +34,36 @@ struct InstallTests {
         let help = try runCommand(install, ["--help"])
         #expect(help.stdout.contains("--no-man"), "\(help.stdout)")
     }
+
+    @Test("with no man page generator built, it says so, and how to skip it, before it starts building one")
+    func saysItBuildsTheGenerator() throws {
+        // A clone of its own: tools/install, sources, and a current release binary and session
+        // library, but no generator. Its `swift` prints what it was asked and fails.
+        let clone = try makeTemporaryDirectory("install-clone")
+        defer { try? FileManager.default.removeItem(atPath: clone) }
+        for folder in ["tools", "bin", "Sources/CIAASession", ".build/release"] {
+            try FileManager.default.createDirectory(atPath: clone + "/" + folder, withIntermediateDirectories: true)
+        }
+        try FileManager.default.copyItem(atPath: Repository.path("tools/install"), toPath: clone + "/tools/install")
+        try "// sources\n".write(toFile: clone + "/Sources/CIAASession/session.c", atomically: true, encoding: .utf8)
+        try "// package\n".write(toFile: clone + "/Package.swift", atomically: true, encoding: .utf8)
+        let past = Date().addingTimeInterval(-60)
+        for source in ["Sources/CIAASession/session.c", "Sources/CIAASession", "Sources", "Package.swift"] {
+            try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: clone + "/" + source)
+        }
+        for (path, text) in [(".build/release/iaa", "#!/bin/sh\nexit 0\n"), (".build/release/libiaa-session.so", ""),
+                             ("bin/swift", "#!/bin/sh\necho \"swift $*: failed\" >&2\nexit 1\n")] {
+            try text.write(toFile: clone + "/" + path, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: clone + "/" + path)
+        }
+        let path = clone + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let install = try runCommand(clone + "/tools/install", ["--prefix", clone + "/prefix"], environment: ["PATH": path])
+        #expect(install.status != 0, "\(install.stderr)")
+        let said = install.stderr.range(of: "tools/install: no man page generator is built")
+        let built = install.stderr.range(of: "swift build -c release --product generate-manual: failed")
+        #expect(said != nil && built != nil && said!.lowerBound < built!.lowerBound, "\(install.stderr)")
+        #expect(install.stderr.contains("--no-man skips the man pages"), "\(install.stderr)")
+        // Only the generator was to be built: the binary and the library are current.
+        #expect(!install.stderr.contains("--product iaa"), "\(install.stderr)")
+    }
 }

@@ -33,6 +33,24 @@ struct ReadVerbTests {
         #expect(engine.requests == [.init(method: "status", params: "{}")])
     }
 
+    @Test("status names an LV2 plugin by its URI's last part, so the column of every app stays narrow")
+    func statusShortensPluginURIs() throws {
+        let directory = try makeTemporaryDirectory("lv2-status")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let apps = [CannedReplies.app("look", role: "app", plugin: "lv2:http://plugin.org.uk/swh-plugins/lookaheadLimiterConst",
+                                      component: "aurx/look/lv2_"),
+                    CannedReplies.app("mix", role: "app", plugin: "builtin:mixer")]
+        let reply = StatusReply(graph: "align", jack: JackStatus(server: "default", client: "iaa"), apps: apps).json
+        let server = try ControlServer(path: directory + "/engine.sock") { _ in .result(reply) }
+        server.start()
+        defer { server.stop() }
+        let result = try IAACommand.run(["status", "--socket", directory + "/engine.sock"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.contains(" │     1. look  lv2:…/lookaheadLimiterConst aurx/look/lv2_  active   gain 1.00"), "\(result.stdout)")
+        #expect(lines.contains(" │     2. mix   builtin:mixer                               active   gain 1.00"), "\(result.stdout)")
+    }
+
     @Test("status --wait waits for an engine that starts listening after it, and gives up with exit 2 when none does")
     func statusWaits() throws {
         let directory = try makeTemporaryDirectory("wait")

@@ -176,7 +176,12 @@ struct TimelineFileTests {
         #expect(result.errors.first?.formatted == expected)
     }
 
-    @Test("every example timeline loads against its graph", arguments: Repository.timelineFiles(in: "graphs").filter(TestSupport.loadsWithBuiltins))
+    /// The example timelines this target can read: one that applies a graph needs the node types to
+    /// read that graph, which it does not link (DocumentedCommandTests validates those with `iaa`).
+    static let readableTimelines = Repository.timelineFiles(in: "graphs").filter(TestSupport.loadsWithBuiltins)
+        .filter { !(Repository.read($0) ?? "").contains(#""do": "apply""#) }
+
+    @Test("every example timeline loads against its graph", arguments: readableTimelines)
     func exampleTimeline(path: String) throws {
         let graphPath = String(path.dropLast(".timeline.json".count)) + ".json"
         let graph = try #require(TestSupport.load(graphPath).graph, "no graph \(graphPath)")

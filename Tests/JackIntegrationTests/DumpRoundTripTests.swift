@@ -32,8 +32,12 @@ extension JackIntegration {
             var programs: [ProgramProcess] = []
             defer { for program in programs { program.stop() } }
             var handMade: [String]?
-            // A link end is a program app too, whose program the engine starts: no player to route.
-            if try running.result("status")["apps"]?.arrayValue?.contains(where: { $0["program"] != .null && $0["link"] == .null }) == true {
+            // The players below are the programs of graphs/programs.json's `music` (mpv*) and of
+            // the apps it admits: a graph whose program apps are others (a link end, whose program
+            // the engine starts; jack_latent_client; a satellite's apps, which speak for their
+            // sessions only) runs without them.
+            let apps = try running.result("status")["apps"]?.arrayValue ?? []
+            if apps.contains(where: { $0["id"]?.stringValue == "music" && $0["program"] != .null && $0["link"] == .null }) {
                 let tone = running.directory.appendingPathComponent("tone.wav").path
                 #expect(try runCommand("sox", ["-n", "-r", "48000", "-c", "2", tone, "synth", "2", "sine", "440"]).status == 0)
                 // mpv is the graph's `music` (mpv*); jack_simple_client is admitted (`*`).

@@ -1,3 +1,5 @@
+import Glibc
+
 /// One acknowledged change as the journal holds it: its number, what kind of record it is, and
 /// the record itself (JSON; the engine reads and writes it, the store only keeps it).
 public struct JournalRecord: Sendable, Equatable {
@@ -30,6 +32,7 @@ final class StateJournal {
 
     /// Opens the journal at `path`, creating it when missing, and checks it.
     init(path: String, after snapshotSeq: Int64) throws(StateStoreError) {
+        Self.makePrivate(path)
         database = try SQLiteConnection(path: path)
         let version = try database.rows("PRAGMA user_version").first?.first?.integer ?? 0
         guard version <= Self.version else {
@@ -48,6 +51,22 @@ final class StateJournal {
         }
         let last = try database.rows("SELECT max(seq) FROM journal").first?.first?.integer ?? 0
         lastSeq = max(last, snapshotSeq)
+    }
+
+    /// The journal is as private as the snapshot (0600): SQLite creates a database 0644 and its
+    /// `-wal` and `-shm` with the database's mode, so the file is made 0600 before SQLite opens it,
+    /// and files an earlier iaa made 0644 are made 0600. A link is neither followed nor changed.
+    private static func makePrivate(_ path: String) {
+        let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if created >= 0 {
+            close(created)
+            return
+        }
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(), info.st_mode & 0o077 != 0 else { continue }
+            chmod(file, 0o600)
+        }
     }
 
     /// Every record after `seq`, in order.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ControlSocket
+import GraphFormat
 
 /// `iaa connect SRC DST [--gain G]`: a connection inside the graph or to any JACK port.
 struct Connect: ParsableCommand {
@@ -20,11 +21,19 @@ struct Connect: ParsableCommand {
     @Argument(help: "The input port.")
     var destination: String
 
-    @Option(parsing: .unconditional, help: "Gain of an internal connection (linear).")
-    var gain: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Gain of an internal connection: 0.5, 50% or -6dB, as `iaa set` and graph files take it.",
+                                                        valueName: "gain"))
+    var gain: String?
+
+    func validate() throws {
+        if let gain, ParameterValue.parse(gain) == nil {
+            throw ValidationError("--gain takes a linear gain (0.5), a percentage (50%) or decibels (-6dB); '\(gain)' is none of these")
+        }
+    }
 
     func run() throws {
-        let result = try engine.connect().call(.connect(from: source, to: destination, gain: gain))
+        let linear = gain.flatMap(ParameterValue.parse).map(Double.init)
+        let result = try engine.connect().call(.connect(from: source, to: destination, gain: linear))
         for made in ConnectionsReply(json: result)?.connections ?? [] {
             Output.line((made.already == true ? "already connected " : "connected ") + ConnectionText.describe(made))
         }

@@ -9,6 +9,9 @@ struct ChangeVerbTests {
         (["set", "tone", "frequency", "50%"], "set", #"{"app":"tone","param":"frequency","value":"50%"}"#),
         (["connect", "synth:out_*", "system:playback_*", "--gain", "0.5"], "connect",
          #"{"from":"synth:out_*","to":"system:playback_*","gain":0.5}"#),
+        // The spellings `iaa set` and graph files take.
+        (["connect", "tone:out", "mix:in_2", "--gain", "50%"], "connect", #"{"from":"tone:out","to":"mix:in_2","gain":0.5}"#),
+        (["connect", "tone:out", "mix:in_2", "--gain", "0dB"], "connect", #"{"from":"tone:out","to":"mix:in_2","gain":1}"#),
         (["disconnect", "synth:out_1", "daw:in_1"], "disconnect", #"{"from":"synth:out_1","to":"daw:in_1"}"#),
         (["session", "nav", "set", "--category", "playback", "--mode", "voicePrompt", "--options", "duckOthers, mixWithOthers"],
          "session.setCategory", #"{"app":"nav","category":"playback","mode":"voicePrompt","options":["duckOthers","mixWithOthers"]}"#),
@@ -30,6 +33,18 @@ struct ChangeVerbTests {
         let result = try engine.iaa(arguments)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(engine.requests == [.init(method: method, params: params)])
+    }
+
+    @Test("connect --gain in decibels is sent as the linear gain it means; a gain that is no spelling is a usage error and sends nothing")
+    func connectGainSpellings() throws {
+        let engine = try CannedEngine()
+        #expect(try engine.iaa(["connect", "tone:out", "mix:in_2", "--gain", "-6dB"]).status == 0)
+        let sent = try #require(try engine.requests.first.flatMap { try ControlJSONParser.parse($0.params)["gain"]?.doubleValue })
+        #expect(abs(sent - 0.501187) < 1e-5, "\(sent)")
+        let refused = try engine.iaa(["connect", "tone:out", "mix:in_2", "--gain", "loud"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("--gain takes") && refused.stderr.contains("-6dB"), "\(refused.stderr)")
+        #expect(engine.requests.count == 1)
     }
 
     @Test("reload says whether the app got the rebuilt library, and a refusal exits 1 with its code")

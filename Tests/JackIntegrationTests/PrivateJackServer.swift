@@ -7,18 +7,21 @@ final class PrivateJackServer {
     let name: String
     /// jackd's own options, before the driver's (`-S`: synchronous mode).
     let options: [String]
+    /// The size of its port table: 512, as tools/test-lane's servers have (each client locks it
+    /// in memory), unless a test needs more.
+    let portMax: Int
     var process: Process?
 
-    init(prefix: String, options: [String] = []) {
+    init(prefix: String, options: [String] = [], portMax: Int = 512) {
         name = "\(prefix)-\(getpid())-\(UInt16.random(in: 0...9_999))"
         self.options = options
+        self.portMax = portMax
     }
 
     func start() throws {
         let jackd = Process()
         jackd.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
-        // A port table of 512, as tools/test-lane's servers have: each client locks it in memory.
-        jackd.arguments = ["-n", name, "--port-max", "512"] + options + ["-d", "dummy", "-r", "48000", "-p", "256"]
+        jackd.arguments = ["-n", name, "--port-max", String(portMax)] + options + ["-d", "dummy", "-r", "48000", "-p", "256"]
         jackd.standardOutput = FileHandle.nullDevice
         jackd.standardError = FileHandle.nullDevice
         try jackd.run()

@@ -40,6 +40,22 @@ import TestKit
         #expect(mode == 0o700)
     }
 
+    @Test("the journal and SQLite's files beside it are 0600, as the snapshot is; a journal an earlier iaa left 0644 is made 0600")
+    func everyFileIsForItsOwnerOnly() throws {
+        let folder = try TemporaryDirectory("state")
+        let first = StateKeeper.open(folder: folder.path, name: "demo", fresh: false)
+        try snapshot(first.keeper)
+        try keep(first.keeper, 1...2)
+        let mode = { (name: String) in (try? FileManager.default.attributesOfItem(atPath: folder.file(name))[.posixPermissions] as? Int) ?? nil }
+        for name in ["demo.snapshot.json", "demo.journal.sqlite", "demo.journal.sqlite-wal", "demo.journal.sqlite-shm"] {
+            #expect(mode(name) == 0o600, "\(name): \(mode(name).map { String($0, radix: 8) } ?? "missing")")
+        }
+        let earlier = try TemporaryDirectory("state")
+        FileManager.default.createFile(atPath: earlier.file("demo.journal.sqlite"), contents: nil, attributes: [.posixPermissions: 0o644])
+        _ = StateKeeper.open(folder: earlier.path, name: "demo", fresh: false)
+        #expect((try FileManager.default.attributesOfItem(atPath: earlier.file("demo.journal.sqlite"))[.posixPermissions] as? Int) == 0o600)
+    }
+
     @Test func freshDeletesWhatWasKept() throws {
         let folder = try TemporaryDirectory("state")
         let first = StateKeeper.open(folder: folder.path, name: "demo", fresh: false)

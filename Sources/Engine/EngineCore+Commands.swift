@@ -15,7 +15,7 @@ extension EngineCore: CommandHost {
 
     var decoder: RequestDecoder {
         let backend = backend
-        return RequestDecoder(graph: graph, clientName: clientName, fullName: backend.fullName, outsidePorts: backend.resolve)
+        return RequestDecoder(graph: graph, clientName: clientName, fullName: backend.fullName, outsidePorts: { [backend, graph] in backend.ports(of: $0, in: graph) })
     }
 
     /// Live, a plan goes in now, whatever time the command names.

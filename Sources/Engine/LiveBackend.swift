@@ -117,6 +117,18 @@ struct LivePort: Sendable, Equatable {
 }
 
 extension LiveBackend {
+    /// The outside ports `endpoint` stands for now. `@playback`, `@capture` and
+    /// `@midi-capture` are the machine's own physical ports: the bridges of the graph's links
+    /// register theirs as physical and terminal too (zita-njbridge), and a signal sent to
+    /// `@playback` must not go over a link (nor a link's audio be taken as the capture).
+    func ports(of endpoint: ExternalEndpoint, in graph: Graph) -> [String] {
+        let found = resolve(endpoint)
+        if case .port = endpoint { return found }
+        let bridges = graph.apps.filter { $0.link != nil }.map { LinkEnd.bridgeClient(of: $0.id) + ":" }
+        guard !bridges.isEmpty else { return found }
+        return found.filter { port in !bridges.contains { port.hasPrefix($0) } }
+    }
+
     /// Our full name of `APP.PORT`.
     func fullName(_ shortName: String) -> String { "\(clientName):\(shortName)" }
 
@@ -150,7 +162,7 @@ extension LiveBackend {
                 : connection.direction == .toExternal ? app.layout.outputs[address.port] : app.layout.inputs[address.port]
             return fullName("\(app.id).\(spec.name)")
         }
-        let theirs = resolve(connection.endpoint)
+        let theirs = ports(of: connection.endpoint, in: graph)
         guard !theirs.isEmpty else { return ([], ours) }
         let pairs = PortPairing.pairs(ours, theirs).map { mine, other in
             connection.direction == .toExternal ? (source: mine, destination: other) : (source: other, destination: mine)

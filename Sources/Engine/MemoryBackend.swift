@@ -78,11 +78,12 @@ final class MemoryBackend: LiveBackend, @unchecked Sendable {
 
     /// A client appears with audio ports `outputs` and `inputs` (short names), as a program that
     /// opens a JACK client, registers its ports and activates; `process` is what identifies it.
-    func addClient(_ name: String, outputs: [String], inputs: [String] = [], process: ProcessIdentity? = nil) {
+    /// `physical`: its ports say they are physical, as zita-njbridge's and a second sound card's do.
+    func addClient(_ name: String, outputs: [String], inputs: [String] = [], process: ProcessIdentity? = nil, physical: Bool = false) {
         server.withLock { state in
             state.processes[name] = process
-            state.ports += outputs.map { Port(name: "\(name):\($0)", isInput: false, isPhysical: false, isMIDI: false) }
-            state.ports += inputs.map { Port(name: "\(name):\($0)", isInput: true, isPhysical: false, isMIDI: false) }
+            state.ports += outputs.map { Port(name: "\(name):\($0)", isInput: false, isPhysical: physical, isMIDI: false) }
+            state.ports += inputs.map { Port(name: "\(name):\($0)", isInput: true, isPhysical: physical, isMIDI: false) }
         }
         onRegistration?(name)
         for port in outputs + inputs { onRegistration?("\(name):\(port)") }

@@ -54,6 +54,26 @@ struct LinkLiveTests {
 
     static let zita = "/usr/bin/zita-n2j"
 
+    @Test("@playback is the machine's playback ports, not a link bridge's, though zita-j2n registers its inputs as physical: the rule and a request leave the bridge alone")
+    func playbackIsNotALink() throws {
+        let bridges = StandIns()
+        let live = try LiveCore("""
+            { "format": "iaa-graph/1", "name": "head",
+              "apps": [ { "id": "tone", "plugin": "builtin:oscillator" }, { "id": "toRear", "link": { "send": "10.0.0.2:30100", "channels": 1 } } ],
+              "connections": [ { "from": "tone:out", "to": "toRear:in_1" } ],
+              "jack": { "connections": [ { "from": "tone:out", "to": "@playback" } ] } }
+            """, client: "head", bridges: bridges.starter)
+        live.backend.addClient("toRear-link", outputs: [], inputs: ["in_1"], process: LiveCore.process(903, "/usr/bin/zita-j2n"), physical: true)
+        _ = live.tick { true }
+        let fromTone = { live.backend.allConnections.filter { $0.first == "head:tone.out" }.map { $0[1] }.sorted() }
+        #expect(fromTone() == ["system:playback_1", "system:playback_2"])
+        _ = try live.result("disconnect", ["from": "tone:out", "to": "@playback"])
+        _ = try live.result("connect", ["from": "tone:out", "to": "@playback"])
+        #expect(fromTone() == ["system:playback_1", "system:playback_2"])
+        let rule = try live.result("status")["rules"]?.arrayValue?.first
+        #expect(rule?["state"]?.stringValue == "made", "\(rule?.text ?? "no rule")")
+    }
+
     @Test("each end's bridge is started with its arguments; only the process started is bound; its lines make the state status and events show")
     func bindsTheBridgeItStarted() throws {
         let bridges = StandIns()

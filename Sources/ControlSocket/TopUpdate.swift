@@ -63,20 +63,21 @@ public struct TopUpdate: Sendable, Equatable {
         self.workers = workers
     }
 
-    /// The line as the protocol carries it. A silent app's `peak` is -200 (JSON has no -∞).
+    /// The line as the protocol carries it. A silent app's `peak` is null: JSON has no -∞, and a
+    /// number standing for it (-200, as `meters` writes for the dashboard) reads as a level.
     public var json: ControlJSON {
         .object([
             ("t", .number(time)), ("period", .number(period)), ("busy", .number(busy)), ("busyMax", .number(busyMax)),
             ("dspLoad", .number(dspLoad)), ("xruns", .number(Double(xruns))), ("ourXruns", .number(Double(ourXruns))),
             ("apps", .array(apps.map { app in
-                .object([("id", .string(app.id)), ("busy", .number(app.busy)), ("peak", .number(app.peak ?? Self.silence)),
+                .object([("id", .string(app.id)), ("busy", .number(app.busy)), ("peak", app.peak.map(ControlJSON.number) ?? .null),
                          ("gain", .number(app.gain)), ("state", .string(app.state.rawValue))])
             })),
             ("split", .bool(split)), ("workers", .array(workers.map { .number($0) })),
         ])
     }
 
-    /// The peak the protocol writes for exact silence.
+    /// The peak and RMS `meters` writes for exact silence; `top` writes null.
     public static let silence = -200.0
 
     /// Reads a line; nil when it is not a `top` line.

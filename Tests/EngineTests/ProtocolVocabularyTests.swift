@@ -73,6 +73,8 @@ struct ProtocolVocabularyTests {
         for state in TopUpdate.State.allCases { #expect(row.contains("\"\(state.rawValue)\""), "PROTOCOL.md's top row lacks \"\(state.rawValue)\"") }
         #expect(TopUpdate(json: sample.json) == sample)
         #expect(TopUpdate(json: try ControlJSONParser.parse(sample.json.text)) == sample)
+        // Exact silence is null, not a number a script would read as a level.
+        #expect(apps.first?["peak"] == .null && apps.dropFirst().first?["peak"]?.doubleValue == -6)
     }
 
     @Test("the ports row documents every member PortListing writes, and a port reads back as written")

@@ -34,6 +34,15 @@ struct GraphFuzzRegressionTests {
         #expect(result.errors.first?.code == .unknownPlugin)
     }
 
+    @Test("a megabyte of spaces inside an unquoted word reads in linear time")
+    func longRunOfSpacesInAWord() throws {
+        // Seed 27979811 (big input 6) put a megabyte of spaces into an unquoted word: the reader
+        // looked ahead over every space that followed each one, and the load took minutes.
+        let word = "x" + String(repeating: " ", count: 1_000_000) + "y"
+        let result = try Self.loadOnSmallStack("{ \(Self.header), \"apps\": [ { \"id\": \(word) } ] }")
+        #expect(!result.errors.isEmpty)
+    }
+
     @Test("tabs are whitespace in JSON, though YAML refuses them: a tab-indented graph loads, columns intact")
     func tabsAreWhitespace() throws {
         // Seed 27979810 turned a timeline into "\t{}", which Yams called a syntax error.

@@ -120,8 +120,8 @@ function appState(app) {
   if (isolation === "starting" || isolation === "restarting" || isolation === "off") return `isolated ${isolation}`;
   const session = app.session;
   if (!session) return "running";
-  if (session.suspended) return "suspended";
   if (session.interrupted) return "interrupted";
+  if (session.suspended) return "suspended";
   if (session.ducked) return "ducked";
   if (session.audible) return "audible";
   return session.active ? "silent" : "inactive";

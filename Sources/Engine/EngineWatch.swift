@@ -94,8 +94,10 @@ final class EngineWatch: @unchecked Sendable {
         case .running?, nil: break
         }
         guard let session else { return .running }
-        if session.suspended { return .suspended }
+        // An interrupted app is suspended too when it is in the background: the interruption is
+        // what the user needs to see, for every app the call took, foreground or not.
         if session.interrupted { return .interrupted }
+        if session.suspended { return .suspended }
         if session.ducked { return .ducked }
         if session.audible { return .audible }
         return session.active ? .silent : .inactive

@@ -145,10 +145,11 @@ struct StatusTree {
         return text
     }
 
-    /// The most telling state first: suspended, interrupted, ducked (with its gain), active or inactive.
+    /// The most telling state first: interrupted (a background app the interruption took is
+    /// suspended too, and says what took it), suspended, ducked (with its gain), active or inactive.
     private static func state(_ session: SessionStatus) -> String {
-        if session.suspended { return Output.styled("suspended", .dim) }
         if session.interrupted { return Output.styled("interrupted", .red) }
+        if session.suspended { return Output.styled("suspended", .dim) }
         if session.ducked { return Output.styled("ducked", .yellow) + " " + Output.fixed(session.gain, decimals: 2) }
         if session.active { return Output.styled("active", .green) + gainText(session.gain) }
         return "inactive"

@@ -29,6 +29,27 @@ struct LiveCoreTests {
         #expect(live.core.queue.sync { live.core.graph.apps[0].parameters[0] } == 300)
     }
 
+    @Test("during a call every app it interrupted says interrupted, in status and top, the one in the background (suspended too) as the one in front")
+    func interruptedBeforeSuspended() throws {
+        let live = try LiveCore("""
+            { "format": "iaa-graph/1", "name": "call",
+              "apps": [ { "id": "music", "plugin": "builtin:oscillator", "session": { "category": "playback" },
+                          "backgroundModes": ["audio"], "state": "background" },
+                        { "id": "game", "plugin": "builtin:noise", "session": { "category": "soloAmbient" }, "state": "foreground" } ] }
+            """)
+        _ = try live.result("session.activate", ["app": "music"])
+        _ = try live.result("session.activate", ["app": "game"])
+        _ = try live.result("interrupt", ["type": "begin"])
+        let apps = try live.result("status")["apps"]?.arrayValue ?? []
+        let sessions = Dictionary(uniqueKeysWithValues: apps.compactMap { app in app["id"]?.stringValue.map { ($0, app["session"]) } })
+        #expect(sessions["music"]??["interrupted"]?.boolValue == true && sessions["game"]??["interrupted"]?.boolValue == true)
+        // What made the two read differently: the app in the background is suspended as well.
+        #expect(sessions["music"]??["suspended"]?.boolValue == true, "\(apps)")
+        live.core.queue.sync { live.core.watch.publishTop() }
+        let top = try #require(live.lines("top").last.flatMap(TopUpdate.init(json:)))
+        #expect(top.apps.map(\.state) == [.interrupted, .interrupted], "\(top.apps)")
+    }
+
     @Test("a rule's pair connected and removed again by requests before JACK's first notification stays removed: the late notification of the connection does not make it a rule again")
     func lateNotificationKeepsTheRemoval() throws {
         let live = try LiveCore("""

@@ -247,7 +247,7 @@ struct StatusTree {
             switch rule.state {
             case .made: continue
             case .pending: rows.append((rule.rule, "pending: waiting for \(rule.waitingFor ?? "?")"))
-            case .removed: rows.append((rule.rule, "removed by hand: made again when its program restarts, or on iaa apply"))
+            case .removed: rows.append((rule.rule, "removed by hand: made again when \(Self.farEnd(of: rule.rule)) restarts, by iaa connect, or on iaa apply"))
             case .refused: rows.append((rule.rule, "refused by JACK"))
             }
         }
@@ -255,6 +255,14 @@ struct StatusTree {
         guard !rows.isEmpty else { return [title + " no connections"] }
         let width = rows.map(\.0.count).max() ?? 0
         return [title] + rows.map { trimmed(" │     \(pad($0.0, width))  \($0.1)") }
+    }
+
+    /// What a rule removed by hand waits for (its ports registering again): the JACK server's
+    /// own ports come back with the server, another client's with its program.
+    static func farEnd(of rule: String) -> String {
+        let ends = rule.components(separatedBy: " -> ")
+        let machine = ends.contains { $0.hasPrefix("@") || $0.hasPrefix("system:") }
+        return machine ? "the JACK server" : "its program"
     }
 
     /// `├─ Programs: admitting mpv* (1 of 8: mpv)` and the clients `programs.admit` refused, or

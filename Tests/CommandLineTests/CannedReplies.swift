@@ -66,7 +66,9 @@ enum CannedReplies {
                               .init(from: "iaa:synth.out_1", to: "jack_meter:in")],
             rules: [.init(rule: "daw:out_1 -> @playback", state: .made,
                           connections: [.init(from: "iaa:daw.out_1", to: "system:playback_1", made: true)]),
-                    .init(rule: "nav:out -> mpv:in_0", state: .pending, waitingFor: "mpv:in_0")],
+                    .init(rule: "nav:out -> mpv:in_0", state: .pending, waitingFor: "mpv:in_0"),
+                    .init(rule: "music:out -> @playback", state: .removed, connections: []),
+                    .init(rule: "music:out -> mpv:in_1", state: .removed, connections: [])],
             satellite: .init(primary: "ssh://head-unit/run/user/1000/iaa/head.sock", state: .joined, since: 3.5,
                              reason: "joined the primary at ssh://head-unit/run/user/1000/iaa/head.sock: it decides for 2 apps",
                              joins: 1, apps: ["nav", "music"])).json

@@ -25,6 +25,8 @@ struct ReadVerbTests {
              │     iaa:daw.out_1 -> system:playback_1  rule
              │     iaa:synth.out_1 -> jack_meter:in    outside
              │     nav:out -> mpv:in_0                 pending: waiting for mpv:in_0
+             │     music:out -> @playback              removed by hand: made again when the JACK server restarts, by iaa connect, or on iaa apply
+             │     music:out -> mpv:in_1               removed by hand: made again when its program restarts, by iaa connect, or on iaa apply
              ├─ Primary: joined ssh://head-unit/run/user/1000/iaa/head.sock (2 apps decided there)
              ├─ Transport: playing, 120 bpm, bar 3 beat 2
              └─ Interruptions: none

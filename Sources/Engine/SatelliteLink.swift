@@ -42,6 +42,8 @@ final class SatelliteLink {
     private let channel: PrimaryChannel
     /// The `ssh -N -L` that carries the link from another machine, kept running like a bridge.
     private let tunnel: (any Bridge)?
+    /// The tunnel's end on this machine, the socket ssh forwards to the primary's.
+    private let tunnelEnd: String?
     /// What ssh said last (`Permission denied (publickey).`), and whether it has ended since.
     private var tunnelWords: String?
     private var tunnelDown = false
@@ -54,11 +56,12 @@ final class SatelliteLink {
     private let publisher: EventPublisher
     private let sessions: Sessions
 
-    init(primary: PrimaryAddress, channel: PrimaryChannel, tunnel: (any Bridge)?, clock: EngineClock, publisher: EventPublisher,
-         sessions: Sessions) {
+    init(primary: PrimaryAddress, channel: PrimaryChannel, tunnel: (any Bridge)?, tunnelEnd: String? = nil, clock: EngineClock,
+         publisher: EventPublisher, sessions: Sessions) {
         self.primary = primary
         self.channel = channel
         self.tunnel = tunnel
+        self.tunnelEnd = tunnelEnd
         self.clock = clock
         self.publisher = publisher
         self.sessions = sessions
@@ -84,7 +87,8 @@ final class SatelliteLink {
         let link = PrimaryLink(path: path, apps: apps) { event in
             queue.async { late.satellite?.handle(event) }
         }
-        let satellite = SatelliteLink(primary: primary, channel: link, tunnel: tunnel, clock: clock, publisher: publisher, sessions: sessions)
+        let satellite = SatelliteLink(primary: primary, channel: link, tunnel: tunnel, tunnelEnd: tunnel == nil ? nil : localSocket,
+                                      clock: clock, publisher: publisher, sessions: sessions)
         late.satellite = satellite
         return satellite
     }
@@ -127,8 +131,13 @@ final class SatelliteLink {
         case .lost(let reason):
             sessions.leave()
             var why = reason
-            if tunnelDown, let words = tunnelWords, case .ssh(let destination, _, _) = primary {
-                why = "ssh to \(destination) failed: \(words)"
+            if case .ssh(let destination, _, _) = primary {
+                if tunnelDown, let words = tunnelWords {
+                    why = "ssh to \(destination) failed: \(words)"
+                } else if !tunnelDown, let end = tunnelEnd, access(end, F_OK) != 0 {
+                    // The link tried the tunnel's end before ssh made it: no engine is missing.
+                    why = "the ssh tunnel to \(destination) is coming up (its end \(end) is not there yet)"
+                }
             }
             move(to: .fallback, "\(why); deciding with this engine's own policy until the primary is back")
         }

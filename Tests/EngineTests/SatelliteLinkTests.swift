@@ -4,6 +4,8 @@ import ControlSocket
 import Links
 import Synchronization
 import Testing
+import TestKit
+import Foundation
 
 /// A satellite's side of one policy across machines, its link to the primary stood in for: the
 /// states it moves through and says, what it does to this engine's sessions, what it forwards,
@@ -78,6 +80,24 @@ struct SatelliteLinkTests {
         primary.answer = .failure(ControlError(code: SessionError.Code.isBusy.rawValue, message: "busy"))
         #expect(link.forward(.activate, request) == nil)
         #expect(link.forward(.device, request) == nil && primary.forwarded.count == 2, "device is this engine's alone")
+    }
+
+    @Test("before ssh has made its end of the tunnel, the reason says the tunnel is coming up, not that no engine runs there")
+    func tunnelComingUp() throws {
+        let folder = try makeTemporaryDirectory("tunnel")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let end = folder + "/rear-primary.sock"
+        let engine = Engine()
+        let sessions = SatelliteLink.Sessions(follow: { engine.followed[$0] = $1 }, leave: { engine.left += 1 }, isActive: { _ in false })
+        let link = SatelliteLink(primary: try PrimaryAddress("ssh://head/run/iaa/head.sock"), channel: Primary(), tunnel: nil, tunnelEnd: end,
+                                 clock: EngineClock(), publisher: EventPublisher(clock: EngineClock()), sessions: sessions)
+        link.tunnelReported(.started(pid: 4242))
+        link.handle(.lost("no iaa engine is running on socket \(end) (start one with `iaa run GRAPH`)"))
+        #expect(link.reason == "the ssh tunnel to head is coming up (its end \(end) is not there yet); deciding with this engine's own policy until the primary is back")
+        // Once the end is there, what the link says stands.
+        FileManager.default.createFile(atPath: end, contents: nil)
+        link.handle(.lost("the primary's socket is gone"))
+        #expect(link.reason == "the primary's socket is gone; deciding with this engine's own policy until the primary is back")
     }
 
     @Test("lost: every app is this engine's again, decisions are ignored, and the reason is ssh's words when its tunnel ended")

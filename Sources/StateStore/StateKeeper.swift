@@ -13,6 +13,9 @@ public final class StateKeeper {
     private(set) var snapshotSeq: Int64?
     /// Why changes cannot be kept now; nil while they can.
     public private(set) var unwritable: String?
+    /// Why the folder is not trusted with the state (``StateFiles/untrustedFolder(_:)``): then
+    /// nothing in it is read or written, for as long as the engine runs.
+    private var untrusted: String?
 
     public var snapshotPath: String { folder + "/" + name + ".snapshot.json" }
     public var journalPath: String { folder + "/" + name + ".journal.sqlite" }
@@ -57,6 +60,12 @@ public final class StateKeeper {
         } catch {
             keeper.unwritable = "the state folder \(folder) cannot be created: \(error.localizedDescription)"
         }
+        if keeper.unwritable == nil, let why = StateFiles.untrustedFolder(folder) {
+            let refusal = "the state folder is not trusted: \(why); nothing kept there is read or written (give --state-folder a folder of your own, or fix its owner and mode)"
+            keeper.untrusted = refusal
+            keeper.unwritable = refusal
+            return Opened(keeper: keeper, snapshot: nil, records: [], discarded: [refusal])
+        }
         if fresh {
             for path in keeper.journalFiles + [keeper.snapshotPath] { unlink(path) }
         }
@@ -87,6 +96,14 @@ public final class StateKeeper {
     /// Opens the journal for writing; a damaged one is set aside and begun again, and one that
     /// cannot be written is opened to be read only, with `unwritable` saying why.
     private func openJournal(after seq: Int64, discarded: inout [String]) throws(StateStoreError) -> StateJournal {
+        // What SQLite would open (and a FIFO would hang it there): regular files of ours only.
+        for path in journalFiles {
+            guard case .refused(let why) = StateFiles.entry(path, limit: StateFiles.journalLimit) else { continue }
+            let aside = setAside(journalPath, "damaged")
+            for other in journalFiles.dropFirst() { _ = setAside(other, "damaged") }
+            discarded.append("\(why); the changes after the snapshot are discarded, the journal set aside as \(aside)")
+            break
+        }
         do {
             let opened = try StateJournal(path: journalPath, after: seq)
             journal = opened
@@ -108,24 +125,27 @@ public final class StateKeeper {
     }
 
     /// The journal as it is, from a copy: SQLite cannot open a log it may not write beside, and a
-    /// read-only folder may still hold the log of an engine that was killed.
+    /// read-only folder may still hold the log of an engine that was killed. The copy is made in
+    /// a folder of its own that `mkdtemp` creates (0700, a name no one can foresee), as new
+    /// files of this user's, 0600 whatever the originals' mode (SQLite could not open a copy of
+    /// a 0444 journal), and removed once read.
     private func readOnlyCopy(after seq: Int64) throws(StateStoreError) -> StateJournal {
-        let copy = NSTemporaryDirectory() + "iaa-journal-\(getpid())-\(name)"
-        try? FileManager.default.removeItem(atPath: copy)
+        var template = Array((NSTemporaryDirectory() + "iaa-journal-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw StateStoreError(.readOnly, "\(journalPath): no private folder for its copy: \(String(cString: strerror(errno)))")
+        }
+        let copy = String(cString: made)
         defer { try? FileManager.default.removeItem(atPath: copy) }
-        do {
-            try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            for path in journalFiles where FileManager.default.fileExists(atPath: path) {
-                try FileManager.default.copyItem(atPath: path, toPath: copy + "/" + (path as NSString).lastPathComponent)
-            }
-        } catch {
-            throw StateStoreError(.readOnly, "\(journalPath): cannot be read: \(error.localizedDescription)")
+        for path in journalFiles {
+            guard let data = try StateFiles.read(path, limit: StateFiles.journalLimit) else { continue }
+            try StateFiles.create(copy + "/" + (path as NSString).lastPathComponent, data)
         }
         return try StateJournal(path: copy + "/" + (journalPath as NSString).lastPathComponent, after: seq)
     }
 
     /// Keeps `entries` (one transaction, on disk when it returns); the snapshot must exist first.
     public func append(_ entries: [(kind: String, body: String)], at time: Double) throws(StateStoreError) {
+        if let untrusted { throw StateStoreError(.readOnly, untrusted) }
         guard snapshotSeq != nil else { throw StateStoreError(.other, "no snapshot to keep changes against (\(unwritable ?? "not written yet"))") }
         if journal == nil || unwritable != nil {
             var ignored: [String] = []
@@ -144,6 +164,7 @@ public final class StateKeeper {
     /// Replaces the snapshot with `graph` (and what goes with it), including every change kept so
     /// far, then deletes those changes from the journal.
     public func writeSnapshot(source: String, sourceText: String, graph: String, held: [[String]]) throws(StateStoreError) {
+        if let untrusted { throw StateStoreError(.readOnly, untrusted) }
         let seq = lastSeq
         do {
             try StateSnapshot(seq: seq, source: source, sourceText: sourceText, graph: graph, held: held).write(to: snapshotPath)
@@ -167,7 +188,9 @@ public final class StateKeeper {
     private func setAside(_ path: String, _ suffix: String) -> String {
         var target = "\(path).\(suffix)"
         var number = 2
-        while FileManager.default.fileExists(atPath: target) {
+        var info = stat()
+        // lstat: a link left there counts as taken, even one that points nowhere.
+        while lstat(target, &info) == 0 {
             target = "\(path).\(suffix)-\(number)"
             number += 1
         }

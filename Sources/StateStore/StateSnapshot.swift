@@ -26,15 +26,10 @@ public struct StateSnapshot: Codable, Sendable, Equatable {
         self.held = held
     }
 
-    /// Reads the snapshot at `path`; nil when there is none.
+    /// Reads the snapshot at `path`; nil when there is none. A link, a FIFO, a file of another
+    /// user's or one larger than any snapshot is refused as damaged (``StateFiles``).
     static func read(_ path: String) throws(StateStoreError) -> StateSnapshot? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw StateStoreError(.readOnly, "\(path): cannot be read: \(error.localizedDescription)")
-        }
+        guard let data = try StateFiles.read(path, limit: StateFiles.snapshotLimit) else { return nil }
         let format = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["format"] as? String
         if let format, format != currentFormat, format.hasPrefix("iaa-state/") {
             throw StateStoreError(.newer, "\(path) is \(format), written by a newer iaa (this one reads \(currentFormat))")
@@ -54,8 +49,11 @@ public struct StateSnapshot: Codable, Sendable, Equatable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data: Data
         do { data = try encoder.encode(self) } catch { throw StateStoreError(.other, "\(path): \(error)") }
+        // Made anew, never opened through what is there: a link planted at the temporary name
+        // would have had the engine overwrite the file it points to.
         let temporary = path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Self.failure(errno, "create", temporary) }
         var failed: Int32 = 0
         data.withUnsafeBytes { bytes in

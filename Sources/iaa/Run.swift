@@ -12,9 +12,9 @@ struct Run: ParsableCommand {
             Every app port becomes a JACK port CLIENT:APP.PORT. When no JACK server is running and none \
             is named (-s or JACK_DEFAULT_SERVER), a dummy-driver server is started for the engine's lifetime.
 
-            A plain run resumes the state kept for its JACK client: every change the client's last \
-            engine acknowledged (parameters, connections, JACK connections made by hand, sessions), \
-            when the graph file is still the one that state grew from; an edited file runs as it is, \
+            A plain run resumes the state kept for its JACK client and graph file: every change the \
+            last engine of both acknowledged (parameters, connections, JACK connections made by hand, \
+            sessions), when the graph file is still the text that state grew from; an edited file runs as it is, \
             and stderr says what it dropped. --fresh starts from the file and replaces the kept state; \
             --no-state keeps nothing (docs/state.md).
             """)

@@ -221,7 +221,7 @@ struct DocumentedCommandTests {
     func runHelpSaysItResumes() throws {
         let help = try IAACommand.run(["run", "--help"])
         let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(text.contains("A plain run resumes the state kept for its JACK client"), "\(help.stdout)")
+        #expect(text.contains("A plain run resumes the state kept for its JACK client and graph file"), "\(help.stdout)")
         #expect(text.contains("--fresh starts from the file") && text.contains("--no-state keeps nothing"), "\(help.stdout)")
     }
 

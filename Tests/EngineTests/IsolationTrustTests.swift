@@ -1,4 +1,8 @@
 @testable import Engine
+import Foundation
+import Isolation
+import PluginHost
+import TestKit
 import NodeKit
 import Testing
 
@@ -33,5 +37,25 @@ struct IsolationTrustTests {
         let amp = try resolver("ladspa:amp_mono", "/").get()
         #expect(amp.binary?.hasPrefix("/usr/lib/ladspa/") == true, "\(String(describing: amp.binary))")
         #expect(policy.trusts(amp))
+    }
+
+    @Test("a trusted folder is trusted for who can write it: a library there that another user owns, or others may change, or in a folder others may write (0777), is isolated")
+    func trustedByOwnershipToo() throws {
+        let folder = try makeTemporaryDirectory("trusted")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let library = folder + "/libplug.so"
+        FileManager.default.createFile(atPath: library, contents: Data([0x7f]), attributes: [.posixPermissions: 0o644])
+        let policy = IsolationPolicy(trustedFolders: [folder], settings: IsolationSettings(executable: "/bin/false", share: 0.5))
+        #expect(policy.trusts(Self.type(binary: library)))
+        #expect(chmod(folder, 0o777) == 0)
+        #expect(!policy.trusts(Self.type(binary: library)))
+        #expect(LibraryTrust.ownershipProblem(library)?.contains("mode 0777") == true)
+        #expect(chmod(folder, 0o755) == 0)
+        #expect(chmod(library, 0o666) == 0)
+        #expect(!policy.trusts(Self.type(binary: library)))
+        #expect(chmod(library, 0o644) == 0)
+        #expect(chown(library, 65534, 65534) == 0)
+        #expect(!policy.trusts(Self.type(binary: library)))
+        #expect(LibraryTrust.ownershipProblem(library)?.contains("owned by uid 65534") == true)
     }
 }

@@ -28,6 +28,12 @@ final class ControlConnection {
     /// Close once the output is flushed, or at `deadline` if the client does not read it.
     var closeWhenFlushed = false
     var deadline: ContinuousClock.Instant?
+    /// Whether it has sent a request: one that has not gives its place to a new client when every
+    /// place is taken (a client may connect early and ask later, but not hold a place for nothing).
+    var sentRequest = false
+    /// Since when part of a line has waited for its end: a line must arrive whole within
+    /// `Limits.lineTimeout`, so a client writing a byte a second holds nothing for long.
+    var partialSince: ContinuousClock.Instant?
 
     init(id: UInt64, fd: Int32, peer: ControlPeer) {
         self.id = id

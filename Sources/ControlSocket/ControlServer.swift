@@ -25,6 +25,12 @@ public final class ControlServer: Sendable {
         /// Requests of one client on the control queue at once; more wait in its socket.
         public var maximumInFlight = 64
         public var maximumConnections = 256
+        /// How long a request line may take to arrive whole once its first byte has.
+        public var lineTimeout = Duration.seconds(10)
+        /// Bytes waiting across all clients that fell behind (beyond `outputHighWater` each):
+        /// past it, a laggard that would get more is disconnected, so 200 stream followers that
+        /// never read cost this much, not 200 × `maximumOutputBytes`.
+        public var maximumLaggingOutputBytes = 32 << 20
         /// How long a connection being closed after an error waits for the client to read it.
         public var closeLinger = Duration.seconds(2)
 

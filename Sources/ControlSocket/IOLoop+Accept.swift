@@ -31,6 +31,9 @@ extension IOLoop {
                     message: "this iaa engine accepts requests only from uid \(self.uid), its own user; you are uid \(uid)"))
                 continue
             }
+            if connections.count >= limits.maximumConnections, let idle = oldestWithoutRequest() {
+                drop(idle, reason: "client pid \(idle.peer.pid) had sent no request; disconnected to make room for a new client (\(limits.maximumConnections) connections at most)")
+            }
             guard connections.count < limits.maximumConnections else {
                 refuse(fd, ControlError(.tooManyConnections,
                     message: "the engine already serves \(limits.maximumConnections) control connections; try again later"))
@@ -40,6 +43,11 @@ extension IOLoop {
             nextID &+= 1
             connections[connection.id] = connection
         }
+    }
+
+    /// The connection that has waited longest without sending a request, if any.
+    private func oldestWithoutRequest() -> ControlConnection? {
+        connections.values.filter { !$0.sentRequest }.min { $0.id < $1.id }
     }
 
     /// One error line and close. A fresh socket's buffer takes the short line without blocking.

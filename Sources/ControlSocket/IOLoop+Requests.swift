@@ -21,6 +21,12 @@ extension IOLoop {
         }
         guard connections[connection.id] != nil else { return }
         connection.compact(consumed: start)
+        // What is left is part of a line only when no whole line waits (held back by the limits).
+        if !exhausted || connection.input.isEmpty {
+            connection.partialSince = nil
+        } else if connection.partialSince == nil {
+            connection.partialSince = .now
+        }
         guard exhausted else { return }
         if connection.input.count > limits.maximumRequestBytes {
             // Nothing of the rest of this stream can be framed reliably, so the reply is the last.
@@ -40,6 +46,7 @@ extension IOLoop {
 
     private func handle(_ line: ArraySlice<UInt8>, from connection: ControlConnection) {
         guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
+        connection.sentRequest = true
         switch RequestDecoder.decode(line) {
         case .request(let id, let method, let params):
             let request = ControlRequest(id: id, method: method, params: params, peer: connection.peer,
@@ -118,6 +125,16 @@ extension IOLoop {
             drop(connection, reason: "client pid \(connection.peer.pid) stopped reading: more than \(limits.maximumOutputBytes) bytes of \(what) waiting; disconnected")
             return false
         }
+        // Only a client behind already counts against the budget, so the sum is taken rarely.
+        if pending + line.count > limits.outputHighWater {
+            let lagging = connections.values.reduce(0) { total, other in
+                total + (other.pendingOutput > limits.outputHighWater ? other.pendingOutput : 0)
+            }
+            if lagging + line.count > limits.maximumLaggingOutputBytes {
+                drop(connection, reason: "client pid \(connection.peer.pid) stopped reading: the \(limits.maximumLaggingOutputBytes >> 20) MiB the engine holds for every client that fell behind is spent; disconnected")
+                return false
+            }
+        }
         connection.append(line)
         if !connection.flush() { connection.markGone() }
         return true
@@ -168,6 +185,10 @@ extension IOLoop {
         let now = ContinuousClock.now
         for connection in connections.values {
             if let deadline = connection.deadline, deadline <= now { drop(connection, reason: nil) }
+            else if let since = connection.partialSince, since + limits.lineTimeout <= now, wantsInput(connection) {
+                // Only while the engine was reading it: a line held back by the limits is not late.
+                drop(connection, reason: "client pid \(connection.peer.pid) took more than \(limits.lineTimeout) to send one request line; disconnected")
+            }
         }
     }
 }

@@ -77,7 +77,7 @@ final class IOLoop: @unchecked Sendable {
                 if connection.pendingOutput > 0 { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
                 owners.append(connection)
-                if let deadline = connection.deadline {
+                for deadline in [connection.deadline, connection.partialSince.map { $0 + limits.lineTimeout }].compactMap({ $0 }) {
                     timeout = min(timeout ?? .seconds(3600), max(.zero, deadline - now))
                 }
             }

@@ -27,9 +27,14 @@ public struct ControlRequest: Sendable {
 public struct ControlPeer: Sendable, Equatable {
     public let uid: UInt32
     public let pid: Int32
+    /// The program the process ran when it connected (`/proc/PID/exe` then), nil when it could
+    /// not be read: a process that connects and then `exec`s another program is still the one
+    /// that connected (docs/programs.md, "What the identity check guarantees").
+    public let executable: String?
 
-    public init(uid: UInt32, pid: Int32) {
+    public init(uid: UInt32, pid: Int32, executable: String? = nil) {
         self.uid = uid
         self.pid = pid
+        self.executable = executable
     }
 }

@@ -39,10 +39,18 @@ extension IOLoop {
                     message: "the engine already serves \(limits.maximumConnections) control connections; try again later"))
                 continue
             }
-            let connection = ControlConnection(id: nextID, fd: fd, peer: ControlPeer(uid: uid, pid: pid))
+            let connection = ControlConnection(id: nextID, fd: fd, peer: ControlPeer(uid: uid, pid: pid, executable: Self.executable(of: pid)))
             nextID &+= 1
             connections[connection.id] = connection
         }
+    }
+
+    /// `/proc/PID/exe` of the process that connected, read as it connects.
+    static func executable(of pid: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The connection that has waited longest without sending a request, if any.

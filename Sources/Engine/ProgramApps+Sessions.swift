@@ -51,8 +51,14 @@ extension ProgramApps {
         if let owned = roster.app(ofConnection: request.connection) {
             throw ControlError(.notOwner, "this connection already speaks for app \"\(owned)\"", field: "app")
         }
-        let process = ProcessIdentity(pid: request.peer.pid, uid: request.peer.uid,
-                                      executable: ProcessIdentity(pid: request.peer.pid).executable)
+        let running = ProcessIdentity(pid: request.peer.pid).executable
+        // The process that connected must be the program now: one that connected, forked and then
+        // let its parent exec the app's program would otherwise attach as that program.
+        if let connected = request.peer.executable, connected != running {
+            throw ControlError(.notOwner, "process \(request.peer.pid) connected running \(connected) and runs \(running ?? "nothing it can be told by") now; attach from a connection the program itself opened",
+                               field: "app")
+        }
+        let process = ProcessIdentity(pid: request.peer.pid, uid: request.peer.uid, executable: running)
         let app = try host.graph.appIndex(name).map { host.graph.apps[$0] } ?? admitAttaching(name, process: process)
         guard let binding = app.program else {
             let names = host.graph.apps.filter { $0.program != nil }.map(\.id)

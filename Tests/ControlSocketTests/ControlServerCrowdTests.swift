@@ -34,7 +34,7 @@ struct ControlServerCrowdTests {
             let reply = try server.client().call("echo", params: ["round": .number(Double(round))])
             #expect(reply == .success(["round": .number(Double(round))]))
         }
-        #expect(server.probe.diagnostics.withLock { $0.contains { $0.contains("to make room for a new client") } })
+        #expect(waitUntil(seconds: 2) { server.probe.diagnostics.withLock { $0.contains { $0.contains("to make room for a new client") } } })
         #expect(Self.closedByServer(idle[0], within: 2))
     }
 
@@ -66,7 +66,7 @@ struct ControlServerCrowdTests {
             if Self.closedByServer(trickle, within: 0.1) { closed = true; break }
         }
         #expect(closed, "the trickling writer was still connected after its whole line")
-        #expect(server.probe.diagnostics.withLock { $0.contains { $0.contains("to send one request line") } })
+        #expect(waitUntil(seconds: 2) { server.probe.diagnostics.withLock { $0.contains { $0.contains("to send one request line") } } })
         // Connected early, asking later, as a pool of connections does: still served.
         #expect(!Self.closedByServer(silent, within: 0.5))
         rawSend(silent, #"{"id":7,"method":"echo","params":{"late":1}}"# + "\n")
@@ -88,7 +88,7 @@ struct ControlServerCrowdTests {
         // 600 lines of 5 kB: 3 MB for each follower, under its own 4 MiB, and 30 MB for the ten.
         for n in 1...600 { server.server.publish(["n": .number(Double(n)), "pad": padding], topic: "top") }
         #expect(waitUntil(seconds: 10) { server.server.subscriberCount(topic: "top") == 0 })
-        #expect(server.probe.diagnostics.withLock { $0.contains { $0.contains("every client that fell behind is spent") } })
+        #expect(waitUntil(seconds: 2) { server.probe.diagnostics.withLock { $0.contains { $0.contains("every client that fell behind is spent") } } })
         #expect(try server.client().call("echo", params: ["after": 1]).get() == ["after": 1])
     }
 }

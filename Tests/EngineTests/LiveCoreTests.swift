@@ -213,6 +213,32 @@ struct LiveCoreTests {
         #expect(try refused().first?["reason"]?.stringValue?.contains("and 1 are in (\(admitted))") == true)
     }
 
+    @Test("program.attach from a connection whose process ran another program when it connected (it exec'd the app's program since) is refused; from the program's own connection it binds")
+    func attachChecksTheProgramThatConnected() throws {
+        let own = try #require(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let live = try LiveCore("""
+            { "format": "iaa-graph/1", "name": "who",
+              "apps": [ { "id": "player", "program": { "executable": "\(own)", "outputs": 0 }, "session": { "category": "playback" } } ] }
+            """)
+        func attach(connectedAs executable: String, connection: UInt64) -> ControlReply {
+            live.core.queue.sync {
+                live.core.handle(ControlRequest(id: 1, method: "program.attach", params: ["app": "player"],
+                                                peer: ControlPeer(uid: getuid(), pid: getpid(), executable: executable), connection: connection))
+            }
+        }
+        guard case .error(let refused) = attach(connectedAs: "/usr/bin/python3.11", connection: 7) else {
+            Issue.record("a process that connected as python3 attached as \(own)")
+            return
+        }
+        #expect(refused.code == "notOwner" && refused.message.contains("connected running /usr/bin/python3.11"), "\(refused.message)")
+        #expect(try live.app("player")?["program"]?["attached"] == .null)
+        guard case .stream = attach(connectedAs: own, connection: 8) else {
+            Issue.record("the program's own connection did not attach")
+            return
+        }
+        #expect(try live.app("player")?["program"]?["attached"]?.intValue == Int(getpid()))
+    }
+
     @Test("an admitted app is attached by its own program only; a stranger's attach changes nothing")
     func admittedAttach() throws {
         let live = try LiveCore(Self.admissionGraph(limit: 2))

@@ -28,15 +28,19 @@ public struct LinkEnd: Sendable, Hashable {
     public let bufferMilliseconds: Int
     /// Send: the sample format on the wire.
     public let format: SampleFormat
+    /// Receive: the only sender's address audio is taken from (zita-n2j plays whoever reaches its
+    /// port first); nil takes any.
+    public let from: String?
 
     public init(direction: Direction, host: String, port: Int, channels: Int = 2, bufferMilliseconds: Int = 10,
-                format: SampleFormat = .int24) {
+                format: SampleFormat = .int24, from: String? = nil) {
         self.direction = direction
         self.host = host
         self.port = port
         self.channels = channels
         self.bufferMilliseconds = bufferMilliseconds
         self.format = format
+        self.from = from
     }
 
     /// The most channels zita-njbridge carries.

@@ -22,6 +22,7 @@ extension EngineCore {
         if Int(time * 10) % 5 == 0, programs.roster.awaitingProcess(at: time) { programs.identify() }
         followLatency()
         programs.announceDecisions()
+        links.tick()
         backend.updateSplit()
         guard let plan = backend.currentPlan else { return }
         // Ten times a second over every app, so one pass straight over the slots: a lookup by id

@@ -141,7 +141,9 @@ struct GraphExport {
     private func exported(_ link: LinkEnd) -> ControlJSON {
         var block: [(String, ControlJSON)] = [(link.direction.rawValue, .string(link.address)), ("channels", .number(Double(link.channels)))]
         switch link.direction {
-        case .receive: block.append(("buffer", .number(Double(link.bufferMilliseconds))))
+        case .receive:
+            block.append(("buffer", .number(Double(link.bufferMilliseconds))))
+            if let from = link.from { block.append(("from", .string(from))) }
         case .send: block.append(("format", .string(link.format.rawValue)))
         }
         return .object(block)

@@ -94,10 +94,38 @@ final class LinkSupervisor: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
     }
 
-    /// What a bridge reported: a change of its link's state is an event.
+    /// What a bridge reported: a change of its link's state is an event. A receiving bridge
+    /// that heard a sender other than its link's `from` is ended to be started again: zita-n2j
+    /// plays whoever reaches its port first, and cannot be told whom to take.
     private func note(_ event: BridgeEvent, of app: String) {
         onQueue()
         guard let change = links[app]?.monitor.note(event, at: clock.now) else { return }
+        announce(app, change)
+        guard let running = links[app], let from = running.monitor.link.from, let sender = running.monitor.sender,
+              sender.address != from else { return }
+        restart(app, "sender \(sender.address) refused: the link takes audio from \(from) only; the bridge starts again")
+    }
+
+    /// How long a receiving bridge may stay locking to a sender before it is started again: one
+    /// that locked to a bogus sender (mutated packets claiming 65,152 Hz) stayed silent for good.
+    var lockingLimit: Double = 20
+
+    /// The control tick: a bridge locking for longer than ``lockingLimit`` is started again.
+    func tick() {
+        onQueue()
+        for (app, running) in links where running.monitor.state == .locking && clock.now - running.monitor.since > lockingLimit {
+            let sender = running.monitor.sender.map { " to sender \($0.address) (\($0.sampleRate) Hz)" } ?? ""
+            restart(app, "locking\(sender) for more than \(Int(lockingLimit)) s without locking; the bridge starts again")
+        }
+    }
+
+    private func restart(_ app: String, _ reason: String) {
+        guard let change = links[app]?.monitor.restarting(at: clock.now, reason) else { return }
+        announce(app, change)
+        links[app]?.bridge.restart()
+    }
+
+    private func announce(_ app: String, _ change: LinkMonitor.Change) {
         publisher.announce(.event(.linkState(app: app, state: change.to, previous: change.from, reason: change.reason)))
     }
 

@@ -179,7 +179,7 @@ struct DescriptionReader {
         static let app = JSONKeySet(["id", "role", "plugin", "params", "session", "entitlements", "requires", "backgroundModes",
                                         "component", "program", "link", "state", "name", "displayName", "pluginState", "isolation"])
         static let program = JSONKeySet(["jackClient", "uid", "executable", "outputs", "inputs", "directConnections"])
-        static let link = JSONKeySet(["send", "receive", "channels", "buffer", "format"])
+        static let link = JSONKeySet(["send", "receive", "channels", "buffer", "format", "from"])
         static let session = JSONKeySet(["category", "mode", "options", "active"])
         static let policy = JSONKeySet(["duckLevel", "rampTime", "backgroundTaskTime"])
         static let transport = JSONKeySet(["tempo", "beatsPerBar", "playing", "timebaseMaster"])

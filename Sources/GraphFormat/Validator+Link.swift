@@ -80,7 +80,13 @@ extension Validator {
                 failed = true
             }
         }
-        for (key, onlyFor) in [("buffer", LinkEnd.Direction.receive), ("format", .send)]
+        let from = object.string("from", &sink)
+        if let from, from.isEmpty || from.contains(where: { $0 == " " || $0 == "/" }) || Self.linkAddress(from) != nil {
+            sink.error(.invalidValue, at: pointer + "/from", "\(JSONText.quoted(from)) is not the sending machine's address",
+                       hint: "its address alone, without a port, as zita-n2j reports it: \"192.168.1.20\" or \"fd00::20\"")
+            failed = true
+        }
+        for (key, onlyFor) in [("buffer", LinkEnd.Direction.receive), ("format", .send), ("from", .receive)]
         where object.member(key) != nil && direction != onlyFor {
             sink.error(.invalidValue, at: pointer + "/" + key, "\(JSONText.quoted(key)) belongs to the \(onlyFor.rawValue)ing end",
                        hint: "set it on the other machine's link, or remove it here")
@@ -91,7 +97,7 @@ extension Validator {
         }
         guard !failed else { return nil }
         return LinkEnd(direction: direction, host: host, port: port, channels: channels ?? 2, bufferMilliseconds: buffer ?? 10,
-                       format: format)
+                       format: format, from: from)
     }
 
     /// `HOST:PORT` or `[IPV6]:PORT` split, or nil when it is neither.

@@ -8,6 +8,8 @@ public protocol Bridge: AnyObject, Sendable {
     func stop()
     /// Ends a pause before the next start now.
     func retryNow()
+    /// Ends the running process (as `stop` does) and starts it again after the usual pause.
+    func restart()
 }
 
 /// Keeps one link's bridge program running: starts it, hands each line it prints and each exit
@@ -24,6 +26,7 @@ public final class BridgeProcess: Bridge {
     public let arguments: [String]
     private let report: @Sendable (BridgeEvent) -> Void
     private let stopping = Atomic<Bool>(false)
+    private let restarting = Atomic<Bool>(false)
     private let wakeup: Int32
     private let finished = Mutex<Bool>(false)
 
@@ -58,6 +61,13 @@ public final class BridgeProcess: Bridge {
 
     /// Ends a pause before the next start now (the JACK server it could not reach is back).
     public func retryNow() {
+        iaa_wakeup_signal(wakeup)
+    }
+
+    /// Ends the process with SIGTERM (SIGKILL 3 s later) and starts it again after the pause a
+    /// failed run gets: a bridge locked to the wrong sender, or stuck locking.
+    public func restart() {
+        restarting.store(true, ordering: .sequentiallyConsistent)
         iaa_wakeup_signal(wakeup)
     }
 
@@ -120,6 +130,11 @@ public final class BridgeProcess: Bridge {
             }
             if isStopping {
                 end(pid, pidfd: pidfd)
+                return
+            }
+            if restarting.exchange(false, ordering: .sequentiallyConsistent) {
+                end(pid, pidfd: pidfd)
+                report(.exited("ended by the engine to be started again"))
                 return
             }
             if iaa_isolation_reap(pid, &status) == 1 { break }

@@ -68,6 +68,7 @@ public struct LinkMonitor: Sendable {
         switch event {
         case .started(let pid):
             self.pid = pid
+            sender = nil
             if state == .restarting { restarts += 1 }
             return move(to: .starting, at: time, "\(link.executableName) started (pid \(pid))")
         case .exited(let why):
@@ -123,6 +124,16 @@ public struct LinkMonitor: Sendable {
             if !text.isEmpty { lastMessage = text }
             return nil
         }
+    }
+
+    /// The engine ends the bridge to start it again (``LinkSupervisor``): `reason` says why, and
+    /// is its last exit until it starts.
+    public mutating func restarting(at time: Double, _ reason: String) -> Change? {
+        lastExit = reason
+        statistics = nil
+        // The sender was this run's: the next run's is its own.
+        sender = nil
+        return move(to: .restarting, at: time, reason)
     }
 
     private mutating func move(to next: State, at time: Double, _ reason: String) -> Change? {

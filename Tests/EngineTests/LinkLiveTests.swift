@@ -27,6 +27,8 @@ struct LinkLiveTests {
 
             func stop() { stopped.store(true, ordering: .sequentiallyConsistent) }
             func retryNow() {}
+            let restarts = Atomic<Int>(0)
+            func restart() { restarts.add(1, ordering: .sequentiallyConsistent) }
             var isStopped: Bool { stopped.load(ordering: .sequentiallyConsistent) }
         }
 
@@ -72,6 +74,52 @@ struct LinkLiveTests {
         #expect(fromTone() == ["system:playback_1", "system:playback_2"])
         let rule = try live.result("status")["rules"]?.arrayValue?.first
         #expect(rule?["state"]?.stringValue == "made", "\(rule?.text ?? "no rule")")
+    }
+
+    @Test("a receiving end with \"from\" restarts its bridge when it hears another sender, says whom it refused, and keeps the one it names; dump writes \"from\" back")
+    func refusesOtherSenders() throws {
+        let bridges = StandIns()
+        let live = try LiveCore("""
+            { "format": "iaa-graph/1", "name": "rear",
+              "apps": [ { "id": "fromHead", "link": { "receive": "0.0.0.0:30100", "channels": 2, "from": "10.0.0.1" } } ] }
+            """, client: "rear", bridges: bridges.starter)
+        let receive = try #require(bridges.all.first)
+        receive.report(.started(pid: 901))
+        for line in ["Waiting for info packet...", "From 10.0.0.66 : 2 chan, 48000 Hz"] { receive.report(.line(BridgeSignal(line: Substring(line)))) }
+        live.settle()
+        #expect(receive.restarts.load(ordering: .sequentiallyConsistent) == 1)
+        let link = try live.app("fromHead")?["link"]
+        #expect(link?["state"]?.stringValue == "restarting")
+        let reasons = live.events("linkState").compactMap { $0["reason"]?.stringValue }
+        #expect(reasons.contains { $0.contains("sender 10.0.0.66 refused") && $0.contains("from 10.0.0.1 only") }, "\(reasons)")
+        // Started again, it hears the sender the link names: no restart, it locks.
+        receive.report(.exited("ended by the engine to be started again"))
+        receive.report(.started(pid: 902))
+        for line in ["From 10.0.0.1 : 2 chan, 48000 Hz", "Syncing...", "Receiving."] { receive.report(.line(BridgeSignal(line: Substring(line)))) }
+        live.settle()
+        #expect(receive.restarts.load(ordering: .sequentiallyConsistent) == 1)
+        #expect(try live.app("fromHead")?["link"]?["state"]?.stringValue == "running")
+        let file = try #require(try live.result("dump", ["graph": true])["file"]?.stringValue)
+        let dumped = try ControlJSONParser.parse(file)
+        #expect(dumped["apps"]?.arrayValue?.first?["link"]?["from"]?.stringValue == "10.0.0.1", "\(file)")
+    }
+
+    @Test("a bridge locking to a sender for longer than the limit is started again, and says why")
+    func stuckLockingRestarts() throws {
+        let bridges = StandIns()
+        let live = try LiveCore("""
+            { "format": "iaa-graph/1", "name": "rear",
+              "apps": [ { "id": "fromHead", "link": { "receive": "0.0.0.0:30100", "channels": 2 } } ] }
+            """, client: "rear", bridges: bridges.starter)
+        live.core.queue.sync { live.core.links.lockingLimit = 0.2 }
+        let receive = try #require(bridges.all.first)
+        receive.report(.started(pid: 901))
+        for line in ["From 10.0.0.9 : 2 chan, 65152 Hz", "Syncing..."] { receive.report(.line(BridgeSignal(line: Substring(line)))) }
+        live.settle()
+        #expect(try live.app("fromHead")?["link"]?["state"]?.stringValue == "locking")
+        #expect(live.tick { receive.restarts.load(ordering: .sequentiallyConsistent) == 1 }, "the bridge stuck locking was not restarted")
+        let reasons = live.events("linkState").compactMap { $0["reason"]?.stringValue }
+        #expect(reasons.contains { $0.contains("locking to sender 10.0.0.9 (65152 Hz) for more than") }, "\(reasons)")
     }
 
     @Test("each end's bridge is started with its arguments; only the process started is bound; its lines make the state status and events show")

@@ -113,6 +113,7 @@ final class LiveCore: @unchecked Sendable {
 
 /// A link's bridge that never starts a process nor reports anything.
 final class SilentBridge: Bridge {
+    func restart() {}
     func stop() {}
     func retryNow() {}
 }

@@ -52,5 +52,9 @@ struct GraphLinkTests {
         #expect(twice.first?.message == "app \"a\" already receives on UDP ports 30100 and 30101 of h (a receiver takes the port it names and the next)")
         #expect(twice.first?.hint == "give each receiving link a port of its own, two apart: 30102")
         #expect(errors(#"{ "id": "a", "link": { "receive": "h:30100" } }, { "id": "b", "link": { "receive": "h:30102" } }"#).isEmpty)
+        // "from" names the sending machine, on a receiving end, without a port.
+        #expect(errors(#"{ "id": "l", "link": { "send": "h:1", "from": "10.0.0.1" } }"#) == ["invalidValue /apps/0/link/from"])
+        #expect(errors(#"{ "id": "l", "link": { "receive": "h:1", "from": "10.0.0.1:30100" } }"#) == ["invalidValue /apps/0/link/from"])
+        #expect(Self.load(#"{ "id": "l", "link": { "receive": "h:1", "from": "10.0.0.1" } }"#).graph?.apps.first?.link?.from == "10.0.0.1")
     }
 }

@@ -24,18 +24,19 @@ extension OwnServers {
             return path
         }
 
-        /// `jack_lsp` and `jack_property -l` answer (within 30 s: jackd removes a gone client's
-        /// 2,000 ports and their properties first, which takes it seconds), and no port of
-        /// `client` is left. A locked metadata database would hang both for good.
+        /// `jack_lsp` and `jack_property -l` answer, and no port of `client` is left. jackd
+        /// removes a gone client's 2,000 ports and their properties first, which takes it ~10 s
+        /// alone on a 2-core machine and more beside a build, so the bound tells a hang (a
+        /// locked metadata database hangs both for good) from that work: 120 s.
         static func expectServerUsable(after what: String, client: String, server: String) throws {
             let started = Date()
             var ports: [String] = []
-            let gone = try waitUntil(seconds: 30) {
-                ports = try runCommand("jack_lsp", ["-s", server], timeout: 30).stdout.split(separator: "\n").map(String.init)
+            let gone = try waitUntil(seconds: 120) {
+                ports = try runCommand("jack_lsp", ["-s", server], timeout: 120).stdout.split(separator: "\n").map(String.init)
                 return !ports.contains { $0.hasPrefix(client + ":") }
             }
             #expect(gone, "after \(what), JACK still lists \(ports.filter { $0.hasPrefix(client + ":") }.count) ports of \(client)")
-            let properties = try runCommand("jack_property", ["-l"], environment: ["JACK_DEFAULT_SERVER": server], timeout: 30)
+            let properties = try runCommand("jack_property", ["-l"], environment: ["JACK_DEFAULT_SERVER": server], timeout: 120)
             #expect(properties.status == 0, "jack_property -l after \(what): \(properties.stderr)")
             #expect(!properties.stdout.contains("g999 ›"), "the ports' metadata outlived them after \(what)")
             print("big graph: after \(what), jack_lsp answered without the engine's ports after \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
@@ -43,8 +44,7 @@ extension OwnServers {
 
         @Test("2,000 ports: SIGTERM, then a second engine starts and is killed with SIGKILL; jack_lsp and jack_property answer after each, and no port or property is left")
         func stopAndKill() throws {
-            // Not real-time: what is tested is the metadata database, and 1,000 apps rendered at
-            // a real-time priority starve the link tests' bridges in another lane.
+            // Not real-time: what is tested is the metadata database, not timing.
             let server = PrivateJackServer(prefix: "iaa-big", options: ["--no-realtime"], portMax: 4_096)
             try server.start()
             defer { server.stop() }

@@ -14,8 +14,10 @@ extension EngineCore: CommandHost {
     }
 
     var decoder: RequestDecoder {
-        let backend = backend
-        return RequestDecoder(graph: graph, clientName: clientName, fullName: backend.fullName, outsidePorts: { [backend, graph] in backend.ports(of: $0, in: graph) })
+        let backend = backend, graph = graph
+        // `@playback` and `@capture` as the graph's rules resolve them: the link bridges left out.
+        return RequestDecoder(graph: graph, clientName: clientName, fullName: backend.fullName,
+                              outsidePorts: { backend.ports(of: $0, in: graph) })
     }
 
     /// Live, a plan goes in now, whatever time the command names.

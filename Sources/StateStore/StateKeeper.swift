@@ -1,9 +1,10 @@
 import Foundation
 
 /// One engine's kept state (docs/state.md) in its ``StatePlace``: `NAME.snapshot.json`, the whole
-/// state at one point, and `NAME.journal.sqlite`, every change acknowledged since. Opening never fails: what
-/// cannot be read is moved aside and said, and while nothing can be written `unwritable` says
-/// why (the engine then refuses changes rather than acknowledge what it cannot keep).
+/// state at one point, and `NAME.journal.sqlite`, every change acknowledged since. Opening never
+/// fails: what cannot be read is moved aside and said, and while nothing can be written
+/// `unwritable` says why (the engine then refuses changes rather than acknowledge what it cannot
+/// keep).
 public final class StateKeeper {
     public let folder: String
     /// The files' name before `.snapshot.json` and `.journal.sqlite`.

@@ -172,7 +172,7 @@ public final class JSONTape: Sendable {
             members.reserveCapacity(token.count)
             var position = index + 1
             while position < token.end {
-                members.append(JSONNode.Member(key: text(position), keyLocation: location(of: position),
+                members.append(JSONNode.Member(key: text(position), keyToken: position, in: self,
                                                value: JSONNode(tape: self, index: position + 1)))
                 position = next(after: position + 1)
             }

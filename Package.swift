@@ -62,6 +62,7 @@ let package = Package(
         .target(name: "LocatedJSON", swiftSettings: optimisedInDebug),
         // "Did you mean": the closest name to a misspelt one, for every layer that names things.
         .target(name: "Suggestions"),
+        .target(name: "FileTrust"),
         // The real-time core: the plan, the renderer, node slots, the plan exchange, the render
         // crew, compensation lines. Knows no graph, session or policy: nodes and backends build on it.
         .target(name: "RenderCore", dependencies: ["NodeKit", "CFloatEnvironment", "CThreadNotes", "CKernels", "CRenderCrew"]),
@@ -71,14 +72,14 @@ let package = Package(
         .target(name: "AudioGraph", dependencies: ["RenderCore", "NodeKit", "AudioSession", "CKernels", "CThreadNotes"]),
         // Graph, timeline and grants files: decoding (JSON, and YAML through Yams), the description,
         // validation with located diagnostics, timeline actions. Produces what AudioGraph runs.
-        .target(name: "GraphFormat", dependencies: ["AudioGraph", "NodeKit", "AudioSession", "LocatedJSON", "Suggestions",
+        .target(name: "GraphFormat", dependencies: ["AudioGraph", "NodeKit", "AudioSession", "LocatedJSON", "Suggestions", "FileTrust",
                                                     .product(name: "Yams", package: "Yams")],
                 swiftSettings: optimisedInDebug),
         .target(name: "AudioFiles", dependencies: ["CSndfile"]),
         .target(name: "Nodes", dependencies: ["NodeKit", "RenderCore", "CKernels"]),
         .target(name: "OfflineBackend", dependencies: ["RenderCore", "NodeKit", "AudioFiles"]),
         // Loads plugin libraries by path (dlopen, control side only) and wraps them as node types.
-        .target(name: "PluginHost", dependencies: ["NodeKit", "AudioSession", "Suggestions", "IAAPluginABI", "CPluginFormats"]),
+        .target(name: "PluginHost", dependencies: ["NodeKit", "AudioSession", "Suggestions", "FileTrust", "IAAPluginABI", "CPluginFormats"]),
         .target(name: "JackBackend", dependencies: ["RenderCore", "NodeKit", "CJack", "CThreadNotes"]),
         // Process isolation's system calls (memfd, futex, fork/exec with limits, Landlock, seccomp through
         // libseccomp) and the shared-memory layout engine and child compile against.
@@ -91,7 +92,7 @@ let package = Package(
         // A New Session Manager client: the session's graph file opened and saved on the server's word.
         .target(name: "SessionManager", dependencies: ["CLiblo"]),
         // Where acknowledged changes are kept: a snapshot file and an SQLite journal (docs/state.md).
-        .target(name: "StateStore", dependencies: ["CSQLite"]),
+        .target(name: "StateStore", dependencies: ["CSQLite", "FileTrust"]),
         // `iaa web`: a page in the browser bridged to the control socket over a WebSocket, served
         // by SwiftNIO's HTTP and WebSocket handlers, behind a token, a Host/Origin check and the
         // peer's uid (docs/dashboard.md).

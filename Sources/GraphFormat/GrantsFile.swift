@@ -1,5 +1,6 @@
-import LocatedJSON
 import AudioSession
+import FileTrust
+import LocatedJSON
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -90,32 +91,23 @@ public enum GrantsFile {
         guard info.st_mode & S_IFMT == S_IFREG else {
             return refuse("the grants file is not a regular file", hint: "point --grants at a regular file")
         }
-        if info.st_uid != me && info.st_uid != 0 {
-            return refuse("the grants file is owned by uid \(info.st_uid), not by this user (uid \(me)) or root; whoever owns it decides every app's entitlements",
+        switch OwnershipRule.problem(full, isFile: true) {
+        case nil: return nil
+        case .owner(let owned, let uid) where owned == full:
+            return refuse("the grants file is owned by uid \(uid), not by this user (uid \(me)) or root; whoever owns it decides every app's entitlements",
                           hint: "chown \(me) \(path)")
-        }
-        if info.st_mode & 0o022 != 0 {
-            return refuse("the grants file has mode \(octal(info.st_mode)): group or others may change who gets which entitlement",
+        case .mode(let owned, let mode) where owned == full:
+            return refuse("the grants file has mode \(OwnershipRule.octal(mode)): group or others may change who gets which entitlement",
                           hint: "chmod go-w \(path)")
+        case .owner(let folder, let uid):
+            return refuse("the folder \(folder) is owned by uid \(uid), who could replace the grants file",
+                          hint: "keep the grants file in a folder owned by you or root")
+        case .mode(let folder, let mode):
+            return refuse("the folder \(folder) has mode \(OwnershipRule.octal(mode)): group or others could replace the grants file",
+                          hint: "chmod go-w \(folder)")
+        case .unreadable:
+            // A folder above a file that could be read: nothing to judge it by, as before.
+            return nil
         }
-        var folder = full
-        while let slash = folder.lastIndex(of: "/") {
-            folder = slash == folder.startIndex ? "/" : String(folder[..<slash])
-            guard stat(folder, &info) == 0 else { break }
-            if info.st_uid != me && info.st_uid != 0 {
-                return refuse("the folder \(folder) is owned by uid \(info.st_uid), who could replace the grants file",
-                              hint: "keep the grants file in a folder owned by you or root")
-            }
-            if info.st_mode & 0o022 != 0 && info.st_mode & S_ISVTX == 0 {
-                return refuse("the folder \(folder) has mode \(octal(info.st_mode)): group or others could replace the grants file",
-                              hint: "chmod go-w \(folder)")
-            }
-            if folder == "/" { break }
-        }
-        return nil
-    }
-
-    private static func octal(_ mode: mode_t) -> String {
-        "0" + String(mode & 0o7777, radix: 8)
     }
 }

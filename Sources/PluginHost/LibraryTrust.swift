@@ -1,3 +1,4 @@
+import FileTrust
 import Foundation
 
 /// Which native plugin libraries the engine trusts with its own process (docs/isolation.md,
@@ -33,26 +34,16 @@ public struct LibraryTrust: Sendable, Hashable {
     }
 
     /// Why a library at `path` (resolved) may be someone else's, or nil: a trusted folder is
-    /// trusted for who alone can write it, not for its name. The file must be owned by root or
-    /// this user and writable by neither group nor others; every folder above it must be owned
-    /// by root or this user and writable by group or others only when sticky (`/tmp`), where no
-    /// one else can replace what is there. A 0777 folder under /usr/local/lib is not trusted.
+    /// trusted for who alone can write it, not for its name (``OwnershipRule``). A 0777 folder
+    /// under /usr/local/lib is not trusted.
     public static func ownershipProblem(_ path: String) -> String? {
-        let me = geteuid()
-        var info = stat()
-        guard stat(path, &info) == 0 else { return "\(path): \(String(cString: strerror(errno)))" }
-        if info.st_uid != me && info.st_uid != 0 { return "\(path) is owned by uid \(info.st_uid), not by root or this user" }
-        if info.st_mode & 0o022 != 0 { return "\(path) has mode 0\(String(info.st_mode & 0o7777, radix: 8)): group or others may change it" }
-        var folder = (path as NSString).deletingLastPathComponent
-        while !folder.isEmpty {
-            guard stat(folder, &info) == 0 else { return "\(folder): \(String(cString: strerror(errno)))" }
-            if info.st_uid != me && info.st_uid != 0 { return "\(folder) is owned by uid \(info.st_uid), who could replace what is in it" }
-            if info.st_mode & 0o022 != 0 && info.st_mode & S_ISVTX == 0 {
-                return "\(folder) has mode 0\(String(info.st_mode & 0o7777, radix: 8)): group or others could replace what is in it"
-            }
-            if folder == "/" { break }
-            folder = (folder as NSString).deletingLastPathComponent
+        switch OwnershipRule.problem(path, isFile: true) {
+        case nil: nil
+        case .owner(let owned, let uid) where owned == path: "\(path) is owned by uid \(uid), not by root or this user"
+        case .mode(let owned, let mode) where owned == path: "\(path) has mode \(OwnershipRule.octal(mode)): group or others may change it"
+        case .owner(let folder, let uid): "\(folder) is owned by uid \(uid), who could replace what is in it"
+        case .mode(let folder, let mode): "\(folder) has mode \(OwnershipRule.octal(mode)): group or others could replace what is in it"
+        case .unreadable(let unread, let code): "\(unread): \(String(cString: strerror(code)))"
         }
-        return nil
     }
 }

@@ -1,3 +1,4 @@
+import FileTrust
 import Foundation
 
 /// What the engine trusts of its state folder and the files in it (docs/state.md, "Who may
@@ -12,27 +13,18 @@ enum StateFiles {
     /// and the log cut back to 256 KiB keep them under 1 MB.
     static let journalLimit = 256 << 20
 
-    /// Why `folder` cannot be trusted with the engine's state, or nil. It and every folder above
-    /// it must be owned by this user or root and not writable by group or others; a sticky
-    /// folder (`/tmp`, a tmpfs's root) may be, since no one else can rename or remove what is
-    /// this user's in it, and a file someone else put there is refused as not this user's.
+    /// Why `folder` cannot be trusted with the engine's state, or nil (``OwnershipRule``; a file
+    /// someone else put in a sticky folder is refused by ``entry(_:limit:)`` as not this user's).
     static func untrustedFolder(_ folder: String) -> String? {
-        let me = geteuid()
         guard let resolved = realpath(folder, nil) else { return nil }
-        var path = String(cString: resolved)
+        let path = String(cString: resolved)
         free(resolved)
-        var info = stat()
-        while true {
-            guard stat(path, &info) == 0 else { return nil }
-            if info.st_uid != me && info.st_uid != 0 {
-                return "\(path) is owned by uid \(info.st_uid), not by this user (uid \(me)) or root: whoever owns it decides what the engine runs at its next start"
-            }
-            if info.st_mode & 0o022 != 0 && info.st_mode & S_ISVTX == 0 {
-                return "\(path) has mode 0\(String(info.st_mode & 0o7777, radix: 8)): group or others may replace what is kept there"
-            }
-            if path == "/" { return nil }
-            path = (path as NSString).deletingLastPathComponent
-            if path.isEmpty { path = "/" }
+        switch OwnershipRule.problem(path, isFile: false) {
+        case nil, .unreadable: return nil
+        case .owner(let owned, let uid):
+            return "\(owned) is owned by uid \(uid), not by this user (uid \(geteuid())) or root: whoever owns it decides what the engine runs at its next start"
+        case .mode(let writable, let mode):
+            return "\(writable) has mode \(OwnershipRule.octal(mode)): group or others may replace what is kept there"
         }
     }
 
@@ -97,7 +89,14 @@ enum StateFiles {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StateStoreError(.readOnly, "\(path): cannot create: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
-        let failed: Int32 = data.withUnsafeBytes { bytes in
+        let failed = writeAll(descriptor, data)
+        guard failed == 0 else { throw StateStoreError(.readOnly, "\(path): cannot write: \(String(cString: strerror(failed)))") }
+    }
+
+    /// Writes all of `data` to `descriptor`, again after an interruption; the `errno` of a
+    /// failure, or 0.
+    static func writeAll(_ descriptor: Int32, _ data: Data) -> Int32 {
+        data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
                 let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -106,6 +105,5 @@ enum StateFiles {
             }
             return 0
         }
-        guard failed == 0 else { throw StateStoreError(.readOnly, "\(path): cannot write: \(String(cString: strerror(failed)))") }
     }
 }

@@ -64,7 +64,7 @@ final class StateJournal {
         }
         for file in [path, path + "-wal", path + "-shm"] {
             var info = stat()
-            guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(), info.st_mode & 0o077 != 0 else { continue }
+            guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(), info.st_mode & 0o077 != 0 else { continue }
             chmod(file, 0o600)
         }
     }

@@ -40,9 +40,10 @@ public struct StatePlace: Sendable, Equatable {
         let old = base + "/" + client
         let snapshot = old + ".snapshot.json"
         let here = folder + "/" + name
-        guard !FileManager.default.fileExists(atPath: here + ".snapshot.json"),
-              let data = FileManager.default.contents(atPath: snapshot),
-              let kept = try? JSONDecoder().decode(StateSnapshot.self, from: data), kept.sourceText == sourceText else { return nil }
+        // Read as the state is read (``StateFiles``): in a folder no one else may write, never
+        // through a link, a FIFO or past the bound.
+        guard !FileManager.default.fileExists(atPath: here + ".snapshot.json"), StateFiles.untrustedFolder(base) == nil,
+              let kept = try? StateSnapshot.read(snapshot), kept.sourceText == sourceText else { return nil }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {

@@ -55,15 +55,7 @@ public struct StateSnapshot: Codable, Sendable, Equatable {
         unlink(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Self.failure(errno, "create", temporary) }
-        var failed: Int32 = 0
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 { if errno == EINTR { continue }; failed = errno; return }
-                offset += written
-            }
-        }
+        var failed = StateFiles.writeAll(descriptor, data)
         if failed == 0, fsync(descriptor) != 0 { failed = errno }
         close(descriptor)
         if failed == 0, rename(temporary, path) != 0 { failed = errno }

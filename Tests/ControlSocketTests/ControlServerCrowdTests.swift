@@ -22,12 +22,17 @@ struct ControlServerCrowdTests {
         }
     }
 
+    /// A server of `places` connections, every one of them taken by a raw client.
+    static func full(_ places: Int) throws -> (server: TestServer, clients: [Int32]) {
+        var limits = ControlServer.Limits()
+        limits.maximumConnections = places
+        let server = try TestServer(limits: limits)
+        return (server, (0..<places).map { _ in rawConnect(server.path) })
+    }
+
     @Test("every place taken by clients that sent nothing: a new client gets the oldest one's place and is answered")
     func idleClientsMakeRoom() throws {
-        var limits = ControlServer.Limits()
-        limits.maximumConnections = 8
-        let server = try TestServer(limits: limits)
-        let idle = (0..<8).map { _ in rawConnect(server.path) }
+        let (server, idle) = try Self.full(8)
         defer { for fd in idle { close(fd) } }
         #expect(idle.allSatisfy { $0 >= 0 })
         for round in 0..<3 {
@@ -40,10 +45,7 @@ struct ControlServerCrowdTests {
 
     @Test("every place taken by clients that are served (stream followers): a new client is refused with tooManyConnections")
     func busyClientsAreKept() throws {
-        var limits = ControlServer.Limits()
-        limits.maximumConnections = 4
-        let server = try TestServer(limits: limits)
-        let followers = (0..<4).map { _ in rawConnect(server.path) }
+        let (server, followers) = try Self.full(4)
         defer { for fd in followers { close(fd) } }
         for fd in followers { rawSend(fd, #"{"id":1,"method":"follow","params":{"topic":"top"}}"# + "\n") }
         #expect(waitUntil(seconds: 5) { server.server.subscriberCount(topic: "top") == 4 })

@@ -109,3 +109,26 @@ struct StateFolderTrustTests {
         #expect(opened.discarded.first?.contains("owned by uid 65534") == true, "\(opened.discarded)")
     }
 }
+
+/// State an earlier iaa kept per client alone (`BASE/CLIENT.snapshot.json` and its journal).
+@Suite("The earlier layout of the kept state")
+struct EarlierLayoutTests {
+    @Test("state kept per client alone moves to its graph file's place when it grew from the same text, with its journal; another graph's stays")
+    func adoptsOnlyItsOwn() throws {
+        let base = try TemporaryDirectory("state-layout")
+        do {
+            let old = StateKeeper.open(folder: base.path, name: "iaa", fresh: false).keeper
+            try old.writeSnapshot(source: "demo.json", sourceText: "{\"demo\":1}", graph: "{\"kept\":1}", held: [])
+            try old.append([(kind: "parameter", body: "{\"value\":7}")], at: 0)
+        }
+        let other = StatePlace(base: base.path, client: "iaa", graphPath: "/graphs/headunit.json")
+        #expect(other.adoptEarlierLayout(base: base.path, client: "iaa", sourceText: "{\"headunit\":1}") == nil)
+        #expect(FileManager.default.fileExists(atPath: base.file("iaa.snapshot.json")))
+        let place = StatePlace(base: base.path, client: "iaa", graphPath: "/graphs/demo.json")
+        #expect(place.adoptEarlierLayout(base: base.path, client: "iaa", sourceText: "{\"demo\":1}")?.contains("is now") == true)
+        #expect(!FileManager.default.fileExists(atPath: base.file("iaa.snapshot.json")))
+        let opened = StateKeeper.open(place, fresh: false)
+        #expect(opened.snapshot?.graph == "{\"kept\":1}")
+        #expect(opened.records.map(\.body) == ["{\"value\":7}"])
+    }
+}
